@@ -1,0 +1,28 @@
+//! # metric-elicitation
+//!
+//! Recover a person's classification performance metric from pairwise
+//! preferences between classifiers ("of these two, which do you prefer?"),
+//! following Hiranandani et al. (AISTATS 2019, NeurIPS 2019, NeurIPS 2020,
+//! UAI 2022) and Bhateja et al.
+//!
+//! Every algorithm is generic over [`scalar::Scalar`], so the same code runs
+//! in `f64` and, with the `mpfr` feature, in arbitrary precision
+//! ([`scalar::Mpfr`]).
+//!
+//! Layout:
+//! * [`scalar`] — the scalar trait and its backends;
+//! * [`prec`] — every tolerance, scaled by the backend's epsilon;
+//! * [`oracle`] — preference oracles, the ε_Ω noise model, adversaries,
+//!   query counting, budgets and transcripts;
+//! * [`search`] — the one unimodal-search primitive (ShrinkInterval and
+//!   golden section);
+//! * [`error`] — the crate's error type.
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod oracle;
+pub mod prec;
+pub mod scalar;
+pub mod search;
+
+pub use error::{Error, Result};

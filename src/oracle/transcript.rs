@@ -1,0 +1,240 @@
+//! Transcripts: every query, its answer and whether it was in the noise band,
+//! as JSON lines, lossless for every backend, and replayable.
+
+use super::{Answer, Oracle};
+use crate::error::{Error, Result};
+use crate::scalar::{Backend, Scalar};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::io::Write;
+
+/// A query point that can be written to a transcript: its coordinates as
+/// lossless decimal text ([`Backend::encode`]).
+pub trait QueryPoint {
+    /// The coordinates, each as text that decodes to exactly the same value.
+    fn coords(&self) -> Vec<String>;
+}
+
+impl QueryPoint for f64 {
+    fn coords(&self) -> Vec<String> {
+        vec![self.encode()]
+    }
+}
+
+#[cfg(feature = "mpfr")]
+impl<const P: u32> QueryPoint for crate::scalar::Mpfr<P> {
+    fn coords(&self) -> Vec<String> {
+        vec![self.encode()]
+    }
+}
+
+impl<T: Scalar> QueryPoint for [T] {
+    fn coords(&self) -> Vec<String> {
+        self.iter().map(Backend::encode).collect()
+    }
+}
+
+impl<T: Scalar> QueryPoint for Vec<T> {
+    fn coords(&self) -> Vec<String> {
+        self.as_slice().coords()
+    }
+}
+
+impl<T, R, C, S> QueryPoint for nalgebra::Matrix<T, R, C, S>
+where
+    T: Scalar,
+    R: nalgebra::Dim,
+    C: nalgebra::Dim,
+    S: nalgebra::RawStorage<T, R, C>,
+{
+    fn coords(&self) -> Vec<String> {
+        self.iter().map(Backend::encode).collect()
+    }
+}
+
+/// One line of a transcript.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// Zero-based query index.
+    pub index: usize,
+    /// Coordinates of the first point (lossless decimal text).
+    pub first: Vec<String>,
+    /// Coordinates of the second point.
+    pub second: Vec<String>,
+    /// The answer: is the first point strictly preferred?
+    pub prefers_first: bool,
+    /// Whether the pair was inside the noise band, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_noise_band: Option<bool>,
+}
+
+impl Record {
+    fn pair(&self) -> String {
+        format!("({:?}, {:?})", self.first, self.second)
+    }
+}
+
+/// The record of a run: kept in memory, and optionally written line by line
+/// (JSON lines, flushed after each answer) to a writer, so that a run killed
+/// at any moment loses no answer already given.
+#[derive(Default)]
+pub struct Transcript {
+    records: Vec<Record>,
+    sink: Option<Box<dyn Write + Send>>,
+}
+
+impl fmt::Debug for Transcript {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Transcript")
+            .field("records", &self.records)
+            .field("sink", &self.sink.as_ref().map(|_| "<writer>"))
+            .finish()
+    }
+}
+
+impl Transcript {
+    /// An empty in-memory transcript.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty transcript that also writes each record to `sink` as one
+    /// JSON line, flushed at once.
+    pub fn writing_to(sink: Box<dyn Write + Send>) -> Self {
+        Transcript {
+            records: Vec::new(),
+            sink: Some(sink),
+        }
+    }
+
+    /// Appends a record (and writes it through, if writing).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the sink cannot be written; the record is kept in
+    /// memory regardless.
+    pub fn push(&mut self, record: Record) -> Result<()> {
+        let line = serde_json::to_string(&record).map_err(|e| Error::Io {
+            path: "<transcript>".into(),
+            message: e.to_string(),
+        })?;
+        self.records.push(record);
+        if let Some(sink) = self.sink.as_mut() {
+            writeln!(sink, "{line}")
+                .and_then(|()| sink.flush())
+                .map_err(|e| Error::Io {
+                    path: "<transcript>".into(),
+                    message: e.to_string(),
+                })?;
+        }
+        Ok(())
+    }
+
+    /// The records so far.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// All records as JSON lines.
+    pub fn to_jsonl(&self) -> String {
+        self.records
+            .iter()
+            .filter_map(|r| serde_json::to_string(r).ok())
+            .map(|l| l + "\n")
+            .collect()
+    }
+
+    /// Parses JSON lines written by [`Transcript::to_jsonl`] or a sink.
+    /// Blank lines are skipped; indices must run 0, 1, 2, … .
+    ///
+    /// # Errors
+    /// [`Error::MalformedTranscript`] naming the first bad line (1-based).
+    pub fn from_jsonl(text: &str) -> Result<Vec<Record>> {
+        let mut records = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let record: Record =
+                serde_json::from_str(line).map_err(|e| Error::MalformedTranscript {
+                    line: n + 1,
+                    reason: e.to_string(),
+                })?;
+            if record.index != records.len() {
+                return Err(Error::MalformedTranscript {
+                    line: n + 1,
+                    reason: format!(
+                        "query index {} where {} was expected",
+                        record.index,
+                        records.len()
+                    ),
+                });
+            }
+            records.push(record);
+        }
+        Ok(records)
+    }
+}
+
+/// An oracle that answers from a recorded transcript, checking that every
+/// query is exactly the recorded one (coordinates compared as lossless text),
+/// so that a replayed run reproduces the original bit for bit.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::oracle::{Counted, Oracle, Replay, Simulated, Transcript};
+/// let mut live = Counted::new(Simulated::new(|x: &f64| *x)).with_transcript(Transcript::new());
+/// live.compare(&0.25, &0.5).unwrap();
+/// let records = live.take_transcript().unwrap().records().to_vec();
+/// let mut replay = Replay::new(records);
+/// assert!(!replay.compare(&0.25, &0.5).unwrap().prefers_first);
+/// assert!(replay.compare(&0.25, &0.5).is_err()); // nothing more recorded
+/// ```
+#[derive(Debug, Clone)]
+pub struct Replay {
+    records: Vec<Record>,
+    position: usize,
+}
+
+impl Replay {
+    /// Replays `records` from the first.
+    pub fn new(records: Vec<Record>) -> Self {
+        Replay {
+            records,
+            position: 0,
+        }
+    }
+
+    /// Answers replayed so far.
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// Recorded answers not yet replayed.
+    pub fn remaining(&self) -> usize {
+        self.records.len() - self.position
+    }
+}
+
+impl<Q: QueryPoint + ?Sized> Oracle<Q> for Replay {
+    fn compare(&mut self, x: &Q, y: &Q) -> Result<Answer> {
+        let record = self
+            .records
+            .get(self.position)
+            .ok_or(Error::TranscriptExhausted {
+                answered: self.position,
+            })?;
+        let (first, second) = (x.coords(), y.coords());
+        if record.first != first || record.second != second {
+            return Err(Error::TranscriptMismatch {
+                index: self.position,
+                recorded: record.pair(),
+                asked: format!("({first:?}, {second:?})"),
+            });
+        }
+        self.position += 1;
+        Ok(Answer {
+            prefers_first: record.prefers_first,
+            in_noise_band: record.in_noise_band,
+        })
+    }
+}

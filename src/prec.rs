@@ -1,0 +1,18 @@
+//! Tolerances, in one place, each scaled by the backend's machine epsilon so
+//! that an `Mpfr<256>` run is held to 256-bit standards and an `f64` run to
+//! `f64` ones.
+
+use crate::scalar::Scalar;
+
+/// Relative tolerance of `k` units of machine epsilon: `k·ε_mach`.
+pub fn ulps<T: Scalar>(k: i64) -> T {
+    T::epsilon() * T::int(k)
+}
+
+/// Threshold below which a divisor (a coordinate used in a ratio, a pivot,
+/// a gradient component) is treated as zero and the computation reported as
+/// ill-conditioned: `√ε_mach` relative to the scale it is compared with.
+/// Above it, a ratio loses at most half the working digits.
+pub fn ill_conditioned<T: Scalar>() -> T {
+    T::epsilon().sqrt()
+}

@@ -1,0 +1,30 @@
+//! The `f64` backend.
+
+use super::Backend;
+use crate::error::Error;
+
+impl Backend for f64 {
+    fn precision_bits() -> u32 {
+        f64::MANTISSA_DIGITS
+    }
+
+    fn backend_name() -> String {
+        "f64".to_string()
+    }
+
+    fn encode(&self) -> String {
+        // Rust prints the shortest decimal that parses back to the same bits.
+        format!("{self:e}")
+    }
+
+    fn decode(text: &str) -> Result<Self, Error> {
+        text.trim().parse::<f64>().map_err(|_| Error::Parse {
+            what: "f64".into(),
+            text: text.to_string(),
+        })
+    }
+
+    fn to_f64_lossy(&self) -> f64 {
+        *self
+    }
+}

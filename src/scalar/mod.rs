@@ -1,0 +1,118 @@
+//! Scalar backends.
+//!
+//! Every algorithm in this crate is generic over [`Scalar`], which is simba's
+//! [`RealField`] (so nalgebra's decompositions work) plus a small
+//! [`Backend`] trait giving what `RealField` lacks: the working precision, a
+//! lossless text encoding for transcripts, and a name for reports.
+//!
+//! Two backends ship:
+//! * `f64` — the default, pure Rust;
+//! * [`Mpfr<P>`](crate::scalar::Mpfr) — MPFR through `rug`, with `P` bits of
+//!   mantissa fixed by the type, behind the `mpfr` cargo feature.
+//!
+//! Constants inside algorithms come from integers and ratios
+//! ([`Scalar::int`], [`Scalar::ratio`]) or from the backend's own constants
+//! (`T::pi()`), never from an `f64` literal, so a 256-bit run carries 256
+//! bits end to end.
+
+mod f64_backend;
+#[cfg(feature = "mpfr")]
+mod mpfr;
+
+#[cfg(feature = "mpfr")]
+pub use mpfr::Mpfr;
+
+use crate::error::Error;
+use num_traits::FromPrimitive;
+use simba::scalar::RealField;
+use std::fmt::{Debug, Display};
+
+/// What a concrete number type must tell beyond [`RealField`]: its precision,
+/// its name in reports, and a lossless round trip through text.
+///
+/// Implemented by `f64` and by [`Mpfr<P>`](crate::scalar::Mpfr). Generic code
+/// uses [`Scalar`], never this trait directly.
+pub trait Backend: Sized {
+    /// Bits of mantissa (53 for `f64`, `P` for `Mpfr<P>`).
+    fn precision_bits() -> u32;
+
+    /// Name used in reports and transcripts: `"f64"` or `"mpfr:BITS"`.
+    fn backend_name() -> String {
+        format!("mpfr:{}", Self::precision_bits())
+    }
+
+    /// Decimal text from which [`Backend::decode`] restores exactly the same
+    /// value (same bits).
+    fn encode(&self) -> String;
+
+    /// Parses text written by [`Backend::encode`] (or any decimal number),
+    /// rounding to the working precision.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] when the text is not a number.
+    fn decode(text: &str) -> Result<Self, Error>;
+
+    /// Nearest `f64`, for reports and plots only; never used inside an
+    /// algorithm.
+    fn to_f64_lossy(&self) -> f64;
+}
+
+/// The scalar every algorithm is generic over: a real field (simba's
+/// [`RealField`], which is `Clone` but not `Copy`) with a [`Backend`].
+///
+/// There is one blanket implementation, so `f64` and every `Mpfr<P>` are
+/// scalars with no further code.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::scalar::{Backend, Scalar};
+/// let tenth = f64::ratio(1, 10);
+/// assert_eq!(tenth, 0.1);
+/// assert_eq!(f64::precision_bits(), 53);
+/// assert_eq!(f64::decode(&tenth.encode()).unwrap(), tenth);
+/// ```
+pub trait Scalar: RealField + Backend + FromPrimitive + Display + Debug + 'static {
+    /// The integer `n`, exactly (for `f64`: exactly when |n| ≤ 2⁵³).
+    fn int(n: i64) -> Self {
+        // `from_i64` is total for both backends: f64 rounds, MPFR is exact
+        // at any precision ≥ 64 bits.
+        match Self::from_i64(n) {
+            Some(v) => v,
+            None => unreachable_backend(),
+        }
+    }
+
+    /// `n / d`, correctly rounded once (`ratio(1, 10)` is the nearest value
+    /// to one tenth at the working precision, not `0.1_f64` widened).
+    fn ratio(n: i64, d: i64) -> Self {
+        Self::int(n) / Self::int(d)
+    }
+
+    /// Machine epsilon of the backend: 2^(1 − precision_bits).
+    fn epsilon() -> Self {
+        Self::default_epsilon()
+    }
+
+    /// Converts an `f64` exactly (every `f64` is representable in both
+    /// backends). For test inputs and user-facing boundaries only.
+    fn from_f64_exact(x: f64) -> Self {
+        match Self::from_f64(x) {
+            Some(v) => v,
+            None => unreachable_backend(),
+        }
+    }
+
+    /// `true` when the value is neither NaN nor infinite.
+    fn finite(&self) -> bool {
+        self.clone().is_finite()
+    }
+}
+
+impl<T> Scalar for T where T: RealField + Backend + FromPrimitive + Display + Debug + 'static {}
+
+#[cold]
+fn unreachable_backend() -> ! {
+    // Both shipped backends implement `from_i64`/`from_f64` totally; a third
+    // backend that does not is a programming error in that backend.
+    panic!("scalar backend does not implement from_i64/from_f64")
+}

@@ -1,0 +1,352 @@
+//! The one unimodal-search primitive: find the maximizer of a unimodal
+//! function on an interval from pairwise comparisons only.
+//!
+//! Every procedure of the papers reduces to this search (003 Alg. 1–2,
+//! 002 Alg. 1–2 "ShrinkInterval", 001 Fig. 6, 000 App. A). Three strategies:
+//!
+//! | strategy | queries per search | source |
+//! |---|---|---|
+//! | [`Strategy::Paper`] | exactly 4·⌈log₂(L/ε)⌉ | 003 Alg. 1 lines 6–12, 001 Fig. 6 |
+//! | [`Strategy::Adaptive`] | at most 3·⌈log₂(L/ε)⌉ | 000 App. A, footnote 1 |
+//! | [`Strategy::Golden`] | at most ⌈log_φ(L/ε)⌉ + 1 | golden-section search |
+//!
+//! The comparison is Ω(x, y) = "x strictly preferred to y". With an exact
+//! oracle and a strictly unimodal function the maximizer stays in the
+//! returned interval, for every strategy.
+//!
+//! # Noise
+//! With ε_Ω-noisy answers (003 Def. 7) no guarantee in terms of ε_Ω alone is
+//! possible for an arbitrary unimodal function (a plateau a hair below the
+//! peak can hide it). For concave functions the returned interval contains a
+//! point where f ≥ max f − c·ε_Ω; see `tests/search_properties.rs` for the
+//! constant c checked per strategy.
+
+use crate::error::{Error, Result};
+use crate::scalar::Scalar;
+
+/// How the interval is shrunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// ShrinkInterval exactly as in the papers: four queries per halving,
+    /// Ω(c,a), Ω(d,c), Ω(e,d), Ω(b,e) at the quarter points, with the
+    /// papers' default order for out-of-order answers.
+    Paper,
+    /// The same halving, asking the same queries in the same order but
+    /// stopping as soon as the branch is decided: at most three per halving.
+    Adaptive,
+    /// Golden-section search: one new comparison per step, each step
+    /// shrinking the interval by 1/φ ≈ 0.618.
+    Golden,
+}
+
+impl Strategy {
+    /// All strategies, for sweeps.
+    pub const ALL: [Strategy; 3] = [Strategy::Paper, Strategy::Adaptive, Strategy::Golden];
+
+    /// The strategy's name as used in specs and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Paper => "paper",
+            Strategy::Adaptive => "adaptive",
+            Strategy::Golden => "golden",
+        }
+    }
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "paper" => Ok(Strategy::Paper),
+            "adaptive" => Ok(Strategy::Adaptive),
+            "golden" => Ok(Strategy::Golden),
+            other => Err(Error::invalid(
+                "search",
+                format!("unknown strategy {other:?} (expected paper, adaptive or golden)"),
+            )),
+        }
+    }
+}
+
+/// Why a search stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stop {
+    /// The interval is no wider than ε.
+    Converged,
+    /// The backend cannot represent distinct interior points any more: the
+    /// interval is as narrow as the working precision allows but still wider
+    /// than ε. The returned interval is correct; ε was not reached.
+    Resolution,
+}
+
+/// The result of a search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome<T> {
+    /// Final interval, lower end.
+    pub lo: T,
+    /// Final interval, upper end.
+    pub hi: T,
+    /// The estimate of the maximizer: the midpoint of the final interval.
+    pub estimate: T,
+    /// Comparisons asked.
+    pub queries: usize,
+    /// Interval halvings (Paper/Adaptive) or golden steps performed.
+    pub steps: usize,
+    /// Why the search stopped.
+    pub stop: Stop,
+}
+
+/// Validates a tolerance ε: finite and strictly positive.
+///
+/// # Errors
+/// [`Error::InvalidEpsilon`].
+pub fn check_epsilon<T: Scalar>(eps: &T) -> Result<()> {
+    if eps.finite() && *eps > T::int(0) {
+        Ok(())
+    } else {
+        Err(Error::InvalidEpsilon {
+            value: eps.to_string(),
+        })
+    }
+}
+
+/// Validates an interval: both ends finite and lo < hi.
+///
+/// # Errors
+/// [`Error::InvalidInterval`].
+pub fn check_interval<T: Scalar>(lo: &T, hi: &T) -> Result<()> {
+    if lo.finite() && hi.finite() && lo < hi {
+        Ok(())
+    } else {
+        Err(Error::InvalidInterval {
+            lo: lo.to_string(),
+            hi: hi.to_string(),
+        })
+    }
+}
+
+/// Finds the maximizer of a unimodal function on `[lo, hi]` to width `eps`,
+/// asking only `prefers(x, y)` = "is x strictly preferred to y?".
+///
+/// To minimize, pass the comparison with its arguments swapped (003 Alg. 2:
+/// "check C ≺ C′ whenever Algorithm 1 checks C ≻ C′").
+///
+/// # Errors
+/// * [`Error::InvalidEpsilon`], [`Error::InvalidInterval`] for bad input;
+/// * [`Error::Interrupted`] when `prefers` fails (budget, exhausted script,
+///   non-finite metric…): it carries the queries asked and the interval
+///   reached, and the failure as its source.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::search::{maximize, Stop, Strategy};
+/// let f = |x: &f64| -(x - 0.3).powi(2);
+/// let out = maximize(0.0, 1.0, 0.01, Strategy::Paper, |x, y| Ok(f(x) > f(y))).unwrap();
+/// assert!(out.lo <= 0.3 && 0.3 <= out.hi);
+/// assert_eq!(out.queries, 4 * 7); // 4·⌈log2(1/0.01)⌉
+/// assert_eq!(out.stop, Stop::Converged);
+/// ```
+pub fn maximize<T, F>(lo: T, hi: T, eps: T, strategy: Strategy, mut prefers: F) -> Result<Outcome<T>>
+where
+    T: Scalar,
+    F: FnMut(&T, &T) -> Result<bool>,
+{
+    check_epsilon(&eps)?;
+    check_interval(&lo, &hi)?;
+    let mut state = State {
+        a: lo,
+        b: hi,
+        queries: 0,
+        steps: 0,
+    };
+    let stop = match strategy {
+        Strategy::Paper | Strategy::Adaptive => {
+            halving(&mut state, &eps, strategy == Strategy::Adaptive, &mut prefers)
+        }
+        Strategy::Golden => golden(&mut state, &eps, &mut prefers),
+    };
+    let stop = stop.map_err(|source| Error::Interrupted {
+        procedure: format!("{} search", strategy.name()),
+        queries: state.queries,
+        progress: format!("interval [{}, {}] after {} steps", state.a, state.b, state.steps),
+        source: Box::new(source),
+    })?;
+    let two = T::int(2);
+    let estimate = (state.a.clone() + state.b.clone()) / two;
+    Ok(Outcome {
+        lo: state.a,
+        hi: state.b,
+        estimate,
+        queries: state.queries,
+        steps: state.steps,
+        stop,
+    })
+}
+
+struct State<T> {
+    a: T,
+    b: T,
+    queries: usize,
+    steps: usize,
+}
+
+impl<T: Scalar> State<T> {
+    fn ask<F: FnMut(&T, &T) -> Result<bool>>(&mut self, f: &mut F, x: &T, y: &T) -> Result<bool> {
+        let answer = f(x, y)?;
+        self.queries += 1;
+        Ok(answer)
+    }
+}
+
+/// ShrinkInterval (003 Alg. 1 lines 4–12). Answers: A1 = Ω(c,a), A2 = Ω(d,c),
+/// A3 = Ω(e,d), A4 = Ω(b,e). Rules in order: ¬A1 → b := d; ¬A2 → b := d;
+/// ¬A3 → (a, b) := (c, e); otherwise a := d (both the ¬A4 and the A4 branch
+/// of the paper set a := d, which is why the adaptive variant never needs A4).
+fn halving<T, F>(s: &mut State<T>, eps: &T, adaptive: bool, f: &mut F) -> Result<Stop>
+where
+    T: Scalar,
+    F: FnMut(&T, &T) -> Result<bool>,
+{
+    let four = T::int(4);
+    let two = T::int(2);
+    while s.b.clone() - s.a.clone() > *eps {
+        let quarter = (s.b.clone() - s.a.clone()) / four.clone();
+        let c = s.a.clone() + quarter.clone();
+        let d = (s.a.clone() + s.b.clone()) / two.clone();
+        let e = s.b.clone() - quarter;
+        if !(s.a < c && c < d && d < e && e < s.b) {
+            return Ok(Stop::Resolution);
+        }
+        let a1 = s.ask(f, &c, &s.a.clone())?;
+        if !adaptive {
+            // The paper poses all four queries before deciding (line 6).
+            let a2 = s.ask(f, &d, &c)?;
+            let a3 = s.ask(f, &e, &d)?;
+            let _a4 = s.ask(f, &s.b.clone(), &e)?;
+            apply_rules(s, a1, Some(a2), Some(a3), c, d, e);
+        } else if !a1 {
+            apply_rules(s, a1, None, None, c, d, e);
+        } else {
+            let a2 = s.ask(f, &d, &c)?;
+            if !a2 {
+                apply_rules(s, a1, Some(a2), None, c, d, e);
+            } else {
+                let a3 = s.ask(f, &e, &d)?;
+                apply_rules(s, a1, Some(a2), Some(a3), c, d, e);
+            }
+        }
+        s.steps += 1;
+    }
+    Ok(Stop::Converged)
+}
+
+fn apply_rules<T: Scalar>(
+    s: &mut State<T>,
+    a1: bool,
+    a2: Option<bool>,
+    a3: Option<bool>,
+    c: T,
+    d: T,
+    e: T,
+) {
+    if !a1 || a2 == Some(false) {
+        s.b = d;
+    } else if a3 == Some(false) {
+        s.a = c;
+        s.b = e;
+    } else {
+        s.a = d;
+    }
+}
+
+/// Golden-section search: interior points x1 < x2 at the golden ratios; one
+/// comparison Ω(x2, x1) per step keeps [x1, b] (x2 strictly preferred) or
+/// [a, x2]; the surviving interior point is reused.
+fn golden<T, F>(s: &mut State<T>, eps: &T, f: &mut F) -> Result<Stop>
+where
+    T: Scalar,
+    F: FnMut(&T, &T) -> Result<bool>,
+{
+    let r = inverse_golden_ratio::<T>();
+    let mut x1 = s.b.clone() - (s.b.clone() - s.a.clone()) * r.clone();
+    let mut x2 = s.a.clone() + (s.b.clone() - s.a.clone()) * r.clone();
+    while s.b.clone() - s.a.clone() > *eps {
+        if !(s.a < x1 && x1 < x2 && x2 < s.b) {
+            return Ok(Stop::Resolution);
+        }
+        if s.ask(f, &x2, &x1)? {
+            s.a = x1;
+            x1 = x2;
+            x2 = s.a.clone() + (s.b.clone() - s.a.clone()) * r.clone();
+        } else {
+            s.b = x2;
+            x2 = x1;
+            x1 = s.b.clone() - (s.b.clone() - s.a.clone()) * r.clone();
+        }
+        s.steps += 1;
+    }
+    Ok(Stop::Converged)
+}
+
+/// 1/φ = (√5 − 1)/2 at the working precision.
+pub fn inverse_golden_ratio<T: Scalar>() -> T {
+    (T::int(5).sqrt() - T::int(1)) / T::int(2)
+}
+
+/// Halvings the papers' loop `while |b − a| > ε` performs on an interval of
+/// length `length`: ⌈log₂(L/ε)⌉, counted exactly at the working precision.
+///
+/// # Errors
+/// [`Error::InvalidEpsilon`] for ε ≤ 0; [`Error::invalid`] for a length that
+/// is not finite and positive.
+pub fn halvings<T: Scalar>(length: &T, eps: &T) -> Result<usize> {
+    check_epsilon(eps)?;
+    check_interval(&T::int(0), length)?;
+    let two = T::int(2);
+    let mut width = length.clone();
+    let mut n = 0;
+    while width > *eps {
+        width /= two.clone();
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Queries of one [`Strategy::Paper`] search: 4·⌈log₂(L/ε)⌉.
+///
+/// # Errors
+/// As [`halvings`].
+pub fn paper_queries<T: Scalar>(length: &T, eps: &T) -> Result<usize> {
+    Ok(4 * halvings(length, eps)?)
+}
+
+/// Upper bound on the queries of one [`Strategy::Golden`] search:
+/// ⌈log_φ(L/ε)⌉ + 1 (the +1 absorbs rounding of the interior points).
+///
+/// # Errors
+/// As [`halvings`].
+pub fn golden_max_queries<T: Scalar>(length: &T, eps: &T) -> Result<usize> {
+    check_epsilon(eps)?;
+    check_interval(&T::int(0), length)?;
+    let r = inverse_golden_ratio::<T>();
+    let mut width = length.clone();
+    let mut n = 0;
+    while width > *eps {
+        width *= r.clone();
+        n += 1;
+    }
+    Ok(n + 1)
+}
+
+/// The information-theoretic lower bound log₂(L/ε) on comparisons needed to
+/// locate a point to width ε (003 Lemma 2), as a real number.
+///
+/// # Errors
+/// As [`halvings`].
+pub fn lower_bound<T: Scalar>(length: &T, eps: &T) -> Result<T> {
+    check_epsilon(eps)?;
+    check_interval(&T::int(0), length)?;
+    Ok((length.clone() / eps.clone()).log2())
+}
