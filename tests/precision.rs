@@ -1,0 +1,116 @@
+//! What the MPFR backend resolves that f64 cannot, and that the working
+//! precision really is carried end to end (constants, transcendental
+//! functions, nalgebra decompositions).
+#![cfg(feature = "mpfr")]
+
+use metric_elicitation::oracle::{Counted, Oracle, Simulated};
+use metric_elicitation::scalar::{Backend, Mpfr, Scalar};
+use metric_elicitation::search::{halvings, maximize, Stop, Strategy};
+use nalgebra::{DMatrix, DVector};
+use simba::scalar::{ComplexField, RealField};
+
+type M = Mpfr<256>;
+
+fn close(a: M, b: M, tol_bits: i32) -> bool {
+    let tol = M::int(2).powi(-tol_bits);
+    (a - b).abs() <= tol
+}
+
+#[test]
+fn search_to_1e40_converges_in_mpfr_and_f64_reports_its_resolution() {
+    // Maximizer 1/3 (not dyadic), ε = 1e-40 on [0, 1].
+    let peak = M::ratio(1, 3);
+    let eps = M::decode("1e-40").unwrap();
+    let mut oracle = Counted::new(Simulated::new(|x: &M| -(x.clone() - peak.clone()).abs()));
+    let out = maximize(M::int(0), M::int(1), eps.clone(), Strategy::Paper, |x, y| {
+        Ok(oracle.compare(x, y)?.prefers_first)
+    })
+    .unwrap();
+    assert_eq!(out.stop, Stop::Converged);
+    assert_eq!(halvings(&M::int(1), &eps).unwrap(), 133); // 2^-133 ≤ 1e-40 < 2^-132
+    assert_eq!(out.queries, 4 * 133);
+    assert_eq!(oracle.queries(), 4 * 133);
+    assert!(out.lo <= peak && peak <= out.hi);
+    assert!(out.hi.clone() - out.lo.clone() <= eps);
+
+    let mut oracle = Counted::new(Simulated::new(|x: &f64| -(x - 1.0 / 3.0).abs()));
+    let out = maximize(0.0, 1.0, 1e-40, Strategy::Paper, |x, y| {
+        Ok(oracle.compare(x, y)?.prefers_first)
+    })
+    .unwrap();
+    assert_eq!(out.stop, Stop::Resolution);
+    assert!(out.queries < 4 * 133);
+    assert!(out.hi - out.lo > 1e-40 && out.hi - out.lo < 1e-15);
+    assert!(out.lo <= 1.0 / 3.0 && 1.0 / 3.0 <= out.hi);
+
+    // Golden section reaches 1e-40 as well, in far fewer queries.
+    let out = maximize(M::int(0), M::int(1), eps, Strategy::Golden, |x: &M, y: &M| {
+        Ok((x.clone() - peak.clone()).abs() < (y.clone() - peak.clone()).abs())
+    })
+    .unwrap();
+    assert_eq!(out.stop, Stop::Converged);
+    assert!(out.queries <= 193, "{}", out.queries); // ⌈log_φ 1e40⌉ + 1 = 193
+}
+
+#[test]
+fn constants_and_functions_are_correct_to_the_working_precision() {
+    let pi = M::decode(
+        "3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803",
+    )
+    .unwrap();
+    assert!(close(M::pi(), pi.clone(), 250));
+    let half = M::ratio(1, 2);
+    assert!(close((pi.clone() / M::int(6)).sin(), half.clone(), 250));
+    assert!(close((pi.clone() / M::int(3)).cos(), half, 250));
+    assert!(close(M::int(1).atan2(M::int(1)), pi / M::int(4), 250));
+    assert!(close(M::int(3).ln().exp(), M::int(3), 248));
+    assert!(close(M::int(2).sqrt().powi(2), M::int(2), 250));
+    // ln(1 + x) for tiny x keeps full relative precision: x − x²/2 + x³/3
+    // (the next term, x⁴/4, is 2⁻³⁰⁰ relative to x).
+    let x = M::decode("1e-30").unwrap();
+    let expected =
+        x.clone() - x.clone().powi(2) / M::int(2) + x.clone().powi(3) / M::int(3);
+    assert!((x.clone().ln_1p() - expected.clone()).abs() <= expected * M::int(2).powi(-250));
+    // f64 cannot even see the second term.
+    assert_eq!((1e-30f64).ln_1p(), 1e-30);
+    assert_eq!(M::precision_bits(), 256);
+    assert_eq!(M::backend_name(), "mpfr:256");
+    assert!(close(M::epsilon(), M::int(2).powi(-255), 300));
+}
+
+#[test]
+fn encode_decode_is_lossless() {
+    let mut x = M::ratio(1, 7);
+    for _ in 0..50 {
+        x = x.clone() * M::ratio(13, 11) + M::pi().sin();
+        assert_eq!(M::decode(&x.encode()).unwrap(), x);
+    }
+    for v in [0.1f64, 1.0 / 3.0, -2.5e-300, 6.02e23] {
+        assert_eq!(f64::decode(&v.encode()).unwrap().to_bits(), v.to_bits());
+    }
+}
+
+/// Hilbert matrices are the classic ill-conditioned test: cond(H₁₂) ≈ 1.7e16,
+/// so f64 loses every digit while 256 bits keep about 60.
+#[test]
+fn nalgebra_lu_cholesky_and_eigen_run_at_256_bits() {
+    let n = 12;
+    let h = DMatrix::<M>::from_fn(n, n, |i, j| M::ratio(1, (i + j + 1) as i64));
+    let ones = DVector::<M>::from_element(n, M::int(1));
+    let b = &h * &ones;
+    let x = h.clone().lu().solve(&b).expect("LU solve");
+    let err = (x - &ones).amax();
+    assert!(err < M::decode("1e-50").unwrap(), "LU error {err}");
+    let x = h.clone().cholesky().expect("SPD").solve(&b);
+    assert!((x - &ones).amax() < M::decode("1e-50").unwrap());
+
+    let hf = DMatrix::<f64>::from_fn(n, n, |i, j| 1.0 / (i + j + 1) as f64);
+    let xf = hf.clone().lu().solve(&(&hf * DVector::from_element(n, 1.0))).unwrap();
+    assert!((xf - DVector::from_element(n, 1.0)).amax() > 1e-6, "f64 should lose digits here");
+
+    // Eigenvalues of [[2, 1], [1, 2]] are exactly 1 and 3.
+    let s = DMatrix::<M>::from_row_slice(2, 2, &[M::int(2), M::int(1), M::int(1), M::int(2)]);
+    let mut ev: Vec<M> = s.symmetric_eigen().eigenvalues.iter().cloned().collect();
+    ev.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    assert!(close(ev[0].clone(), M::int(1), 240) && close(ev[1].clone(), M::int(3), 240));
+}
