@@ -16,13 +16,25 @@
 //!   query counting, budgets and transcripts;
 //! * [`search`] — the one unimodal-search primitive (ShrinkInterval and
 //!   golden section);
-//! * [`error`] — the crate's error type.
+//! * [`error`] — the crate's error type;
+//! * [`fuzzing`] — the checks the fuzz targets run (shared with the tests).
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod fuzzing;
 pub mod oracle;
 pub mod prec;
 pub mod scalar;
 pub mod search;
 
 pub use error::{Error, Result};
+
+pub use nalgebra;
+pub use simba;
+
+/// The traits needed to write generic code over scalars:
+/// `use metric_elicitation::prelude::*;`.
+pub mod prelude {
+    pub use crate::scalar::{Backend, Scalar};
+    pub use simba::scalar::{ComplexField, RealField};
+}

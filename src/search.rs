@@ -148,7 +148,13 @@ pub fn check_interval<T: Scalar>(lo: &T, hi: &T) -> Result<()> {
 /// assert_eq!(out.queries, 4 * 7); // 4·⌈log2(1/0.01)⌉
 /// assert_eq!(out.stop, Stop::Converged);
 /// ```
-pub fn maximize<T, F>(lo: T, hi: T, eps: T, strategy: Strategy, mut prefers: F) -> Result<Outcome<T>>
+pub fn maximize<T, F>(
+    lo: T,
+    hi: T,
+    eps: T,
+    strategy: Strategy,
+    mut prefers: F,
+) -> Result<Outcome<T>>
 where
     T: Scalar,
     F: FnMut(&T, &T) -> Result<bool>,
@@ -162,15 +168,21 @@ where
         steps: 0,
     };
     let stop = match strategy {
-        Strategy::Paper | Strategy::Adaptive => {
-            halving(&mut state, &eps, strategy == Strategy::Adaptive, &mut prefers)
-        }
+        Strategy::Paper | Strategy::Adaptive => halving(
+            &mut state,
+            &eps,
+            strategy == Strategy::Adaptive,
+            &mut prefers,
+        ),
         Strategy::Golden => golden(&mut state, &eps, &mut prefers),
     };
     let stop = stop.map_err(|source| Error::Interrupted {
         procedure: format!("{} search", strategy.name()),
         queries: state.queries,
-        progress: format!("interval [{}, {}] after {} steps", state.a, state.b, state.steps),
+        progress: format!(
+            "interval [{}, {}] after {} steps",
+            state.a, state.b, state.steps
+        ),
         source: Box::new(source),
     })?;
     let two = T::int(2);
@@ -192,107 +204,130 @@ struct State<T> {
     steps: usize,
 }
 
-impl<T: Scalar> State<T> {
-    fn ask<F: FnMut(&T, &T) -> Result<bool>>(&mut self, f: &mut F, x: &T, y: &T) -> Result<bool> {
-        let answer = f(x, y)?;
-        self.queries += 1;
-        Ok(answer)
-    }
+/// Asks one comparison and counts it.
+fn ask<T, F>(queries: &mut usize, f: &mut F, x: &T, y: &T) -> Result<bool>
+where
+    F: FnMut(&T, &T) -> Result<bool>,
+{
+    let answer = f(x, y)?;
+    *queries += 1;
+    Ok(answer)
 }
 
 /// ShrinkInterval (003 Alg. 1 lines 4–12). Answers: A1 = Ω(c,a), A2 = Ω(d,c),
 /// A3 = Ω(e,d), A4 = Ω(b,e). Rules in order: ¬A1 → b := d; ¬A2 → b := d;
 /// ¬A3 → (a, b) := (c, e); otherwise a := d (both the ¬A4 and the A4 branch
 /// of the paper set a := d, which is why the adaptive variant never needs A4).
+///
+/// The quarter points are c = a + w, d = a + 2w, e = a + 3w with
+/// w = (b − a)/4, computed in place.
 fn halving<T, F>(s: &mut State<T>, eps: &T, adaptive: bool, f: &mut F) -> Result<Stop>
 where
     T: Scalar,
     F: FnMut(&T, &T) -> Result<bool>,
 {
-    let four = T::int(4);
-    let two = T::int(2);
-    while s.b.clone() - s.a.clone() > *eps {
-        let quarter = (s.b.clone() - s.a.clone()) / four.clone();
-        let c = s.a.clone() + quarter.clone();
-        let d = (s.a.clone() + s.b.clone()) / two.clone();
-        let e = s.b.clone() - quarter;
+    let (mut w, mut c, mut d, mut e) = (T::zero(), T::zero(), T::zero(), T::zero());
+    loop {
+        w.set_difference(&s.b, &s.a);
+        if w <= *eps {
+            return Ok(Stop::Converged);
+        }
+        w.mul_pow2_assign(-2);
+        c.set_sum(&s.a, &w);
+        d.set_sum(&c, &w);
+        e.set_sum(&d, &w);
         if !(s.a < c && c < d && d < e && e < s.b) {
             return Ok(Stop::Resolution);
         }
-        let a1 = s.ask(f, &c, &s.a.clone())?;
-        if !adaptive {
+        let q = &mut s.queries;
+        let a1 = ask(q, f, &c, &s.a)?;
+        let (a2, a3) = if !adaptive {
             // The paper poses all four queries before deciding (line 6).
-            let a2 = s.ask(f, &d, &c)?;
-            let a3 = s.ask(f, &e, &d)?;
-            let _a4 = s.ask(f, &s.b.clone(), &e)?;
-            apply_rules(s, a1, Some(a2), Some(a3), c, d, e);
+            let a2 = ask(q, f, &d, &c)?;
+            let a3 = ask(q, f, &e, &d)?;
+            ask(q, f, &s.b, &e)?;
+            (Some(a2), Some(a3))
         } else if !a1 {
-            apply_rules(s, a1, None, None, c, d, e);
+            (None, None)
         } else {
-            let a2 = s.ask(f, &d, &c)?;
-            if !a2 {
-                apply_rules(s, a1, Some(a2), None, c, d, e);
-            } else {
-                let a3 = s.ask(f, &e, &d)?;
-                apply_rules(s, a1, Some(a2), Some(a3), c, d, e);
-            }
+            let a2 = ask(q, f, &d, &c)?;
+            let a3 = if a2 { Some(ask(q, f, &e, &d)?) } else { None };
+            (Some(a2), a3)
+        };
+        if !a1 || a2 == Some(false) {
+            std::mem::swap(&mut s.b, &mut d);
+        } else if a3 == Some(false) {
+            std::mem::swap(&mut s.a, &mut c);
+            std::mem::swap(&mut s.b, &mut e);
+        } else {
+            std::mem::swap(&mut s.a, &mut d);
         }
         s.steps += 1;
-    }
-    Ok(Stop::Converged)
-}
-
-fn apply_rules<T: Scalar>(
-    s: &mut State<T>,
-    a1: bool,
-    a2: Option<bool>,
-    a3: Option<bool>,
-    c: T,
-    d: T,
-    e: T,
-) {
-    if !a1 || a2 == Some(false) {
-        s.b = d;
-    } else if a3 == Some(false) {
-        s.a = c;
-        s.b = e;
-    } else {
-        s.a = d;
     }
 }
 
 /// Golden-section search: interior points x1 < x2 at the golden ratios; one
 /// comparison Ω(x2, x1) per step keeps [x1, b] (x2 strictly preferred) or
-/// [a, x2]; the surviving interior point is reused.
+/// [a, x2]; the surviving interior point is reused and the one new point is
+/// placed from the width b − a that the convergence test computes anyway.
 fn golden<T, F>(s: &mut State<T>, eps: &T, f: &mut F) -> Result<Stop>
 where
     T: Scalar,
     F: FnMut(&T, &T) -> Result<bool>,
 {
     let r = inverse_golden_ratio::<T>();
-    let mut x1 = s.b.clone() - (s.b.clone() - s.a.clone()) * r.clone();
-    let mut x2 = s.a.clone() + (s.b.clone() - s.a.clone()) * r.clone();
-    while s.b.clone() - s.a.clone() > *eps {
+    let one_minus_r = T::int(1) - r.clone();
+    let (mut w, mut x1, mut x2) = (T::zero(), T::zero(), T::zero());
+    // Which interior point the next iteration must (re)place.
+    enum Place {
+        Both,
+        Lower,
+        Upper,
+    }
+    let mut place = Place::Both;
+    loop {
+        w.set_difference(&s.b, &s.a);
+        if w <= *eps {
+            return Ok(Stop::Converged);
+        }
+        match place {
+            Place::Both => {
+                x2.clone_from(&w);
+                x2 *= &r;
+                x2 += &s.a;
+                w *= &one_minus_r;
+                x1.set_sum(&s.a, &w);
+            }
+            Place::Lower => {
+                w *= &one_minus_r;
+                x1.set_sum(&s.a, &w);
+            }
+            Place::Upper => {
+                w *= &r;
+                x2.set_sum(&s.a, &w);
+            }
+        }
         if !(s.a < x1 && x1 < x2 && x2 < s.b) {
             return Ok(Stop::Resolution);
         }
-        if s.ask(f, &x2, &x1)? {
-            s.a = x1;
-            x1 = x2;
-            x2 = s.a.clone() + (s.b.clone() - s.a.clone()) * r.clone();
+        if ask(&mut s.queries, f, &x2, &x1)? {
+            // Keep [x1, b]; the old x2 becomes the new x1.
+            std::mem::swap(&mut s.a, &mut x1);
+            std::mem::swap(&mut x1, &mut x2);
+            place = Place::Upper;
         } else {
-            s.b = x2;
-            x2 = x1;
-            x1 = s.b.clone() - (s.b.clone() - s.a.clone()) * r.clone();
+            // Keep [a, x2]; the old x1 becomes the new x2.
+            std::mem::swap(&mut s.b, &mut x2);
+            std::mem::swap(&mut x2, &mut x1);
+            place = Place::Lower;
         }
         s.steps += 1;
     }
-    Ok(Stop::Converged)
 }
 
-/// 1/φ = (√5 − 1)/2 at the working precision.
+/// 1/φ = (√5 − 1)/2 at the working precision ([`Backend::inverse_golden_ratio`]).
 pub fn inverse_golden_ratio<T: Scalar>() -> T {
-    (T::int(5).sqrt() - T::int(1)) / T::int(2)
+    T::inverse_golden_ratio()
 }
 
 /// Halvings the papers' loop `while |b − a| > ε` performs on an interval of

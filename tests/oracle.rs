@@ -69,7 +69,10 @@ fn noisy_search_with_transcript(seed: u64) -> (f64, usize, String) {
 #[test]
 fn transcript_replays_bit_for_bit() {
     let (estimate, queries, jsonl) = noisy_search_with_transcript(11);
-    assert!(jsonl.contains("\"in_noise_band\":true"), "the run should meet the band");
+    assert!(
+        jsonl.contains("\"in_noise_band\":true"),
+        "the run should meet the band"
+    );
     let records = Transcript::from_jsonl(&jsonl).unwrap();
     assert_eq!(records.len(), queries);
     let mut replay = Counted::new(Replay::new(records));
@@ -101,7 +104,11 @@ fn replay_refuses_a_different_query_and_names_it() {
 #[test]
 fn truncated_transcript_is_reported_not_lost() {
     let (_, queries, jsonl) = noisy_search_with_transcript(3);
-    let keep: String = jsonl.lines().take(queries / 2).map(|l| format!("{l}\n")).collect();
+    let keep: String = jsonl
+        .lines()
+        .take(queries / 2)
+        .map(|l| format!("{l}\n"))
+        .collect();
     let records = Transcript::from_jsonl(&keep).unwrap();
     let mut replay = Replay::new(records);
     let err = maximize(0.0, 1.0, 1e-3, Strategy::Adaptive, |x, y| {
@@ -109,9 +116,16 @@ fn truncated_transcript_is_reported_not_lost() {
     })
     .unwrap_err();
     match &err {
-        Error::Interrupted { queries: q, source, .. } => {
+        Error::Interrupted {
+            queries: q, source, ..
+        } => {
             assert_eq!(*q, queries / 2);
-            assert_eq!(**source, Error::TranscriptExhausted { answered: queries / 2 });
+            assert_eq!(
+                **source,
+                Error::TranscriptExhausted {
+                    answered: queries / 2
+                }
+            );
         }
         other => panic!("unexpected {other:?}"),
     }
@@ -123,9 +137,16 @@ fn malformed_transcript_names_the_line() {
     let mut lines: Vec<&str> = jsonl.lines().take(3).collect();
     lines.push("{\"index\": 3, \"first\": [\"0.1\"]"); // cut mid-record
     let err = Transcript::from_jsonl(&lines.join("\n")).unwrap_err();
-    assert!(matches!(err, Error::MalformedTranscript { line: 4, .. }), "{err}");
-    let err = Transcript::from_jsonl(&jsonl.lines().skip(1).collect::<Vec<_>>().join("\n")).unwrap_err();
-    assert!(matches!(err, Error::MalformedTranscript { line: 1, .. }), "{err}");
+    assert!(
+        matches!(err, Error::MalformedTranscript { line: 4, .. }),
+        "{err}"
+    );
+    let err =
+        Transcript::from_jsonl(&jsonl.lines().skip(1).collect::<Vec<_>>().join("\n")).unwrap_err();
+    assert!(
+        matches!(err, Error::MalformedTranscript { line: 1, .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -146,21 +167,37 @@ fn transcript_sink_gets_every_answer_flushed() {
     let mut oracle = Counted::new(Simulated::new(peak_at(0.5)))
         .with_transcript(Transcript::writing_to(Box::new(buffer.clone())));
     oracle.compare(&0.1, &0.2).unwrap();
-    assert_eq!(String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap().lines().count(), 1);
+    assert_eq!(
+        String::from_utf8(buffer.0.lock().unwrap().clone())
+            .unwrap()
+            .lines()
+            .count(),
+        1
+    );
     oracle.compare(&0.4, &0.2).unwrap();
     let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
-    assert_eq!(Transcript::from_jsonl(&text).unwrap(), oracle.transcript().unwrap().records());
+    assert_eq!(
+        Transcript::from_jsonl(&text).unwrap(),
+        oracle.transcript().unwrap().records()
+    );
 }
 
 #[test]
 fn budget_stop_says_how_far_it_got() {
-    let mut oracle = Counted::new(Simulated::new(peak_at(0.3))).with_budget(10).unwrap();
+    let mut oracle = Counted::new(Simulated::new(peak_at(0.3)))
+        .with_budget(10)
+        .unwrap();
     let err = maximize(0.0, 1.0, 1e-3, Strategy::Paper, |x, y| {
         Ok(oracle.compare(x, y)?.prefers_first)
     })
     .unwrap_err();
     match &err {
-        Error::Interrupted { queries, progress, source, .. } => {
+        Error::Interrupted {
+            queries,
+            progress,
+            source,
+            ..
+        } => {
             assert_eq!(*queries, 10);
             assert!(progress.contains("after 2 steps"), "{progress}");
             assert_eq!(**source, Error::BudgetExhausted { budget: 10 });
@@ -179,13 +216,21 @@ fn bad_input_gets_typed_errors() {
             Err(Error::InvalidEpsilon { .. })
         ));
     }
-    for (lo, hi) in [(1.0, 1.0), (1.0, 0.0), (f64::NAN, 1.0), (0.0, f64::INFINITY)] {
+    for (lo, hi) in [
+        (1.0, 1.0),
+        (1.0, 0.0),
+        (f64::NAN, 1.0),
+        (0.0, f64::INFINITY),
+    ] {
         assert!(matches!(
             maximize(lo, hi, 0.1, Strategy::Golden, ok),
             Err(Error::InvalidInterval { .. })
         ));
     }
-    assert!(matches!(Counted::new(()).with_budget(0), Err(Error::ZeroBudget)));
+    assert!(matches!(
+        Counted::new(()).with_budget(0),
+        Err(Error::ZeroBudget)
+    ));
     for eo in [-0.1, f64::NAN, f64::INFINITY] {
         assert!(matches!(
             Noisy::new(|q: &f64| *q, eo, AlwaysWrong),
@@ -198,7 +243,10 @@ fn bad_input_gets_typed_errors() {
         Ok(oracle.compare(x, y)?.prefers_first)
     })
     .unwrap_err();
-    assert!(matches!(err.root_cause(), Error::NonFiniteMetric { .. }), "{err}");
+    assert!(
+        matches!(err.root_cause(), Error::NonFiniteMetric { .. }),
+        "{err}"
+    );
     // A script that runs out.
     let mut oracle = Noisy::new(|q: &f64| *q, 10.0, Scripted::new(vec![0xFF])).unwrap();
     let err = maximize(0.0, 1.0, 1e-6, Strategy::Golden, |x, y| {

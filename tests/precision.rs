@@ -22,9 +22,13 @@ fn search_to_1e40_converges_in_mpfr_and_f64_reports_its_resolution() {
     let peak = M::ratio(1, 3);
     let eps = M::decode("1e-40").unwrap();
     let mut oracle = Counted::new(Simulated::new(|x: &M| -(x.clone() - peak.clone()).abs()));
-    let out = maximize(M::int(0), M::int(1), eps.clone(), Strategy::Paper, |x, y| {
-        Ok(oracle.compare(x, y)?.prefers_first)
-    })
+    let out = maximize(
+        M::int(0),
+        M::int(1),
+        eps.clone(),
+        Strategy::Paper,
+        |x, y| Ok(oracle.compare(x, y)?.prefers_first),
+    )
     .unwrap();
     assert_eq!(out.stop, Stop::Converged);
     assert_eq!(halvings(&M::int(1), &eps).unwrap(), 133); // 2^-133 ≤ 1e-40 < 2^-132
@@ -44,9 +48,13 @@ fn search_to_1e40_converges_in_mpfr_and_f64_reports_its_resolution() {
     assert!(out.lo <= 1.0 / 3.0 && 1.0 / 3.0 <= out.hi);
 
     // Golden section reaches 1e-40 as well, in far fewer queries.
-    let out = maximize(M::int(0), M::int(1), eps, Strategy::Golden, |x: &M, y: &M| {
-        Ok((x.clone() - peak.clone()).abs() < (y.clone() - peak.clone()).abs())
-    })
+    let out = maximize(
+        M::int(0),
+        M::int(1),
+        eps,
+        Strategy::Golden,
+        |x: &M, y: &M| Ok((x.clone() - peak.clone()).abs() < (y.clone() - peak.clone()).abs()),
+    )
     .unwrap();
     assert_eq!(out.stop, Stop::Converged);
     assert!(out.queries <= 193, "{}", out.queries); // ⌈log_φ 1e40⌉ + 1 = 193
@@ -68,8 +76,7 @@ fn constants_and_functions_are_correct_to_the_working_precision() {
     // ln(1 + x) for tiny x keeps full relative precision: x − x²/2 + x³/3
     // (the next term, x⁴/4, is 2⁻³⁰⁰ relative to x).
     let x = M::decode("1e-30").unwrap();
-    let expected =
-        x.clone() - x.clone().powi(2) / M::int(2) + x.clone().powi(3) / M::int(3);
+    let expected = x.clone() - x.clone().powi(2) / M::int(2) + x.clone().powi(3) / M::int(3);
     assert!((x.clone().ln_1p() - expected.clone()).abs() <= expected * M::int(2).powi(-250));
     // f64 cannot even see the second term.
     assert_eq!((1e-30f64).ln_1p(), 1e-30);
@@ -105,8 +112,15 @@ fn nalgebra_lu_cholesky_and_eigen_run_at_256_bits() {
     assert!((x - &ones).amax() < M::decode("1e-50").unwrap());
 
     let hf = DMatrix::<f64>::from_fn(n, n, |i, j| 1.0 / (i + j + 1) as f64);
-    let xf = hf.clone().lu().solve(&(&hf * DVector::from_element(n, 1.0))).unwrap();
-    assert!((xf - DVector::from_element(n, 1.0)).amax() > 1e-6, "f64 should lose digits here");
+    let xf = hf
+        .clone()
+        .lu()
+        .solve(&(&hf * DVector::from_element(n, 1.0)))
+        .unwrap();
+    assert!(
+        (xf - DVector::from_element(n, 1.0)).amax() > 1e-6,
+        "f64 should lose digits here"
+    );
 
     // Eigenvalues of [[2, 1], [1, 2]] are exactly 1 and 3.
     let s = DMatrix::<M>::from_row_slice(2, 2, &[M::int(2), M::int(1), M::int(1), M::int(2)]);

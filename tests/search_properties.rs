@@ -86,11 +86,20 @@ fn unimodal(concave_only: bool) -> impl Strategy<Value = Unimodal> {
 }
 
 fn strategy() -> impl Strategy<Value = Search> {
-    prop_oneof![Just(Search::Paper), Just(Search::Adaptive), Just(Search::Golden)]
+    prop_oneof![
+        Just(Search::Paper),
+        Just(Search::Adaptive),
+        Just(Search::Golden)
+    ]
 }
 
 /// Adversaries over any backend (the push-away distance computed in `T`).
-fn adversary_t<T: Scalar>(kind: u8, seed: u64, script: Vec<u8>, peak: f64) -> Box<dyn Adversary<T>> {
+fn adversary_t<T: Scalar>(
+    kind: u8,
+    seed: u64,
+    script: Vec<u8>,
+    peak: f64,
+) -> Box<dyn Adversary<T>> {
     match kind {
         0 => Box::new(AlwaysWrong),
         1 => Box::new(SeededRandom::new(seed)),
@@ -232,4 +241,3 @@ fn quickcheck_counts_any_answer_sequence() {
         .tests(300)
         .quickcheck(prop as fn(Vec<u8>, u8, u8) -> bool);
 }
-

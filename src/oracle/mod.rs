@@ -15,7 +15,7 @@ mod noise;
 mod transcript;
 
 pub use counting::Counted;
-pub use noise::{Adversary, AlwaysWrong, Noisy, PushAway, SeededRandom, Scripted};
+pub use noise::{Adversary, AlwaysWrong, Noisy, PushAway, Scripted, SeededRandom};
 pub use transcript::{QueryPoint, Record, Replay, Transcript};
 
 use crate::error::{Error, Result};

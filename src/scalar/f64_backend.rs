@@ -27,4 +27,24 @@ impl Backend for f64 {
     fn to_f64_lossy(&self) -> f64 {
         *self
     }
+
+    fn set_sum(&mut self, x: &Self, y: &Self) {
+        *self = x + y;
+    }
+
+    fn set_difference(&mut self, x: &Self, y: &Self) {
+        *self = x - y;
+    }
+
+    fn inverse_golden_ratio() -> Self {
+        (5f64.sqrt() - 1.0) / 2.0
+    }
+
+    fn neg_assign(&mut self) {
+        *self = -*self;
+    }
+
+    fn mul_pow2_assign(&mut self, k: i32) {
+        *self *= 2f64.powi(k);
+    }
 }

@@ -26,6 +26,7 @@ use crate::error::Error;
 use num_traits::FromPrimitive;
 use simba::scalar::RealField;
 use std::fmt::{Debug, Display};
+use std::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
 
 /// What a concrete number type must tell beyond [`RealField`]: its precision,
 /// its name in reports, and a lossless round trip through text.
@@ -55,6 +56,24 @@ pub trait Backend: Sized {
     /// Nearest `f64`, for reports and plots only; never used inside an
     /// algorithm.
     fn to_f64_lossy(&self) -> f64;
+
+    /// `self := x + y`, written into `self`'s storage (one rounding, no
+    /// copy, no allocation).
+    fn set_sum(&mut self, x: &Self, y: &Self);
+
+    /// `self := x − y`, written into `self`'s storage.
+    fn set_difference(&mut self, x: &Self, y: &Self);
+
+    /// 1/φ = (√5 − 1)/2, correctly rounded. Backends whose square root is
+    /// expensive cache it.
+    fn inverse_golden_ratio() -> Self;
+
+    /// `self := −self`, in place (exact; no allocation).
+    fn neg_assign(&mut self);
+
+    /// `self := self·2^k`, in place (exact barring over/underflow; an
+    /// exponent shift, no mantissa multiplication).
+    fn mul_pow2_assign(&mut self, k: i32);
 }
 
 /// The scalar every algorithm is generic over: a real field (simba's
@@ -62,6 +81,10 @@ pub trait Backend: Sized {
 ///
 /// There is one blanket implementation, so `f64` and every `Mpfr<P>` are
 /// scalars with no further code.
+///
+/// Besides the owned arithmetic of `RealField`, a scalar has in-place
+/// arithmetic by reference (`x += &y`), which hot loops use together with
+/// `clone_from` so that an MPFR run does not allocate per operation.
 ///
 /// # Examples
 /// ```
@@ -71,7 +94,18 @@ pub trait Backend: Sized {
 /// assert_eq!(f64::precision_bits(), 53);
 /// assert_eq!(f64::decode(&tenth.encode()).unwrap(), tenth);
 /// ```
-pub trait Scalar: RealField + Backend + FromPrimitive + Display + Debug + 'static {
+pub trait Scalar:
+    RealField
+    + Backend
+    + FromPrimitive
+    + Display
+    + Debug
+    + for<'a> AddAssign<&'a Self>
+    + for<'a> SubAssign<&'a Self>
+    + for<'a> MulAssign<&'a Self>
+    + for<'a> DivAssign<&'a Self>
+    + 'static
+{
     /// The integer `n`, exactly (for `f64`: exactly when |n| ≤ 2⁵³).
     fn int(n: i64) -> Self {
         // `from_i64` is total for both backends: f64 rounds, MPFR is exact
@@ -108,7 +142,19 @@ pub trait Scalar: RealField + Backend + FromPrimitive + Display + Debug + 'stati
     }
 }
 
-impl<T> Scalar for T where T: RealField + Backend + FromPrimitive + Display + Debug + 'static {}
+impl<T> Scalar for T where
+    T: RealField
+        + Backend
+        + FromPrimitive
+        + Display
+        + Debug
+        + for<'a> AddAssign<&'a T>
+        + for<'a> SubAssign<&'a T>
+        + for<'a> MulAssign<&'a T>
+        + for<'a> DivAssign<&'a T>
+        + 'static
+{
+}
 
 #[cold]
 fn unreachable_backend() -> ! {

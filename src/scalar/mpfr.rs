@@ -34,8 +34,19 @@ use std::ops::{
 /// assert!(M::pi().to_f64_lossy() == std::f64::consts::PI);
 /// # }
 /// ```
-#[derive(Clone, PartialEq, PartialOrd)]
+#[derive(PartialEq, PartialOrd)]
 pub struct Mpfr<const P: u32>(Float);
+
+impl<const P: u32> Clone for Mpfr<P> {
+    fn clone(&self) -> Self {
+        Mpfr(self.0.clone())
+    }
+
+    /// Reuses `self`'s limbs (a derived `Clone` would allocate anew).
+    fn clone_from(&mut self, source: &Self) {
+        self.0.clone_from(&source.0);
+    }
+}
 
 impl<const P: u32> Mpfr<P> {
     /// Wraps any value rug can convert to a `Float`, rounding to `P` bits.
@@ -87,6 +98,40 @@ impl<const P: u32> Backend for Mpfr<P> {
 
     fn to_f64_lossy(&self) -> f64 {
         self.0.to_f64()
+    }
+
+    fn set_sum(&mut self, x: &Self, y: &Self) {
+        rug::Assign::assign(&mut self.0, &x.0 + &y.0);
+    }
+
+    fn set_difference(&mut self, x: &Self, y: &Self) {
+        rug::Assign::assign(&mut self.0, &x.0 - &y.0);
+    }
+
+    fn inverse_golden_ratio() -> Self {
+        use std::cell::RefCell;
+        use std::collections::HashMap;
+        thread_local! {
+            // Keyed by precision: a 256-bit square root costs more than a
+            // whole golden-section step, so compute it once per thread.
+            static CACHE: RefCell<HashMap<u32, Float>> = RefCell::new(HashMap::new());
+        }
+        CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let r = cache.entry(P).or_insert_with(|| {
+                let root5 = Float::with_val(P, 5).sqrt();
+                Float::with_val(P, root5 - 1u32) / 2u32
+            });
+            Mpfr(r.clone())
+        })
+    }
+
+    fn neg_assign(&mut self) {
+        rug::ops::NegAssign::neg_assign(&mut self.0);
+    }
+
+    fn mul_pow2_assign(&mut self, k: i32) {
+        self.0 <<= k;
     }
 }
 
