@@ -104,6 +104,23 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A computation whose answer would be dominated by rounding: a divisor,
+    /// pivot or coordinate in a ratio is (numerically) zero.
+    #[error("ill-conditioned {what}: {detail}")]
+    IllConditioned {
+        /// The quantity that could not be computed reliably.
+        what: String,
+        /// Why, with the offending values.
+        detail: String,
+    },
+    /// A metric outside the assumptions of the family a procedure elicits.
+    #[error("metric violates {assumption}: {detail}")]
+    Assumption {
+        /// The assumption, named as in the paper (e.g. "003 Assumption 2").
+        assumption: String,
+        /// The violated condition with the values involved.
+        detail: String,
+    },
     /// Reading or writing a file failed.
     #[error("I/O error on {path}: {message}")]
     Io {

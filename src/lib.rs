@@ -16,14 +16,24 @@
 //!   query counting, budgets and transcripts;
 //! * [`search`] — the one unimodal-search primitive (ShrinkInterval and
 //!   golden section);
+//! * [`population`] — where confusions come from (synthetic and finite
+//!   samples);
+//! * [`geometry`] — query spaces and their parametrizations;
+//! * [`metric`] — metric families as values;
+//! * [`elicit`] — the elicitation procedures, one module per paper family;
 //! * [`error`] — the crate's error type;
 //! * [`fuzzing`] — the checks the fuzz targets run (shared with the tests).
 #![warn(missing_docs)]
 
+pub mod elicit;
 pub mod error;
 pub mod fuzzing;
+pub mod geometry;
+pub mod metric;
 pub mod oracle;
+pub mod population;
 pub mod prec;
+pub mod reproduce;
 pub mod scalar;
 pub mod search;
 

@@ -1,0 +1,92 @@
+//! Where confusions come from: populations that, given a classifier from a
+//! family the papers use, return its confusion at the working precision.
+//!
+//! * [`BinaryPopulation`] (003): threshold classifiers 1[η ≥ δ] on the
+//!   upper boundary ∂C+ and 1[η ≤ δ] on the lower boundary ∂C−, confusions
+//!   (TP, TN), ζ = P(Y = 1).
+//!   - [`LogisticUniform`]: 003 App. A, X ~ U[−1, 1], η(x) = 1/(1 + e^{ax}),
+//!     in closed form;
+//!   - [`FiniteBinary`]: n (score, label) pairs, O(log n) per threshold.
+
+mod binary_finite;
+mod binary_synthetic;
+
+pub use binary_finite::FiniteBinary;
+pub use binary_synthetic::LogisticUniform;
+
+use crate::oracle::QueryPoint;
+use crate::scalar::Scalar;
+
+/// A binary confusion (TP, TN), as fractions of the population
+/// (003 eq. 1; FN = ζ − TP, FP = 1 − ζ − TN).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BinaryConfusion<T> {
+    /// True positives, P(h = 1, Y = 1).
+    pub tp: T,
+    /// True negatives, P(h = 0, Y = 0).
+    pub tn: T,
+}
+
+impl<T: Scalar> BinaryConfusion<T> {
+    /// A confusion from its two rates.
+    pub fn new(tp: T, tn: T) -> Self {
+        BinaryConfusion { tp, tn }
+    }
+
+    /// The confusion of the complementary classifier 1 − h:
+    /// (ζ − TP, 1 − ζ − TN).
+    pub fn complement(&self, zeta: &T) -> Self {
+        BinaryConfusion {
+            tp: zeta.clone() - self.tp.clone(),
+            tn: T::int(1) - zeta.clone() - self.tn.clone(),
+        }
+    }
+
+    /// ⟨m, C⟩ = m11·TP + m00·TN.
+    pub fn dot(&self, m11: &T, m00: &T) -> T {
+        m11.clone() * self.tp.clone() + m00.clone() * self.tn.clone()
+    }
+}
+
+impl<T: Scalar> QueryPoint for BinaryConfusion<T> {
+    fn coords(&self) -> Vec<String> {
+        vec![
+            crate::scalar::Backend::encode(&self.tp),
+            crate::scalar::Backend::encode(&self.tn),
+        ]
+    }
+}
+
+/// Which boundary of the confusion set a threshold classifier lies on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// ∂C+: classifiers 1[η(x) ≥ δ] (Bayes for m11, m00 ≥ 0).
+    Upper,
+    /// ∂C−: classifiers 1[η(x) ≤ δ] (Bayes for m11, m00 ≤ 0).
+    Lower,
+}
+
+/// A binary classification population (003 §2): it knows ζ = P(Y = 1) and
+/// the confusion of every threshold classifier on η.
+///
+/// Thresholds are given by a slope m = (m11, m00) with both entries of one
+/// sign and not both zero, δ = m00/(m11 + m00) (003 Prop. 1), so that the
+/// vertices δ = 0 and δ = 1 are exact.
+pub trait BinaryPopulation<T: Scalar> {
+    /// ζ = P(Y = 1).
+    fn zeta(&self) -> T;
+
+    /// The confusion of the threshold classifier with threshold
+    /// δ = m00/(m11 + m00): 1[η ≥ δ] on [`Side::Upper`], 1[η ≤ δ] on
+    /// [`Side::Lower`]. Callers guarantee m11·m00 ≥ 0 and m ≠ 0.
+    fn threshold_confusion(&self, m11: &T, m00: &T, side: Side) -> BinaryConfusion<T>;
+}
+
+impl<T: Scalar, P: BinaryPopulation<T> + ?Sized> BinaryPopulation<T> for &P {
+    fn zeta(&self) -> T {
+        (**self).zeta()
+    }
+    fn threshold_confusion(&self, m11: &T, m00: &T, side: Side) -> BinaryConfusion<T> {
+        (**self).threshold_confusion(m11, m00, side)
+    }
+}

@@ -1,0 +1,474 @@
+//! 003 (binary metric elicitation): Tables 1–2 beside the paper, Thm. 2,
+//! Lemma 2, finite samples, geometry invariants and bad input.
+//! Run with `--nocapture` to see the tables.
+
+use metric_elicitation::elicit::binary::{
+    elicit_lfpm, elicit_lpm, maximize_upper, minimize_lower, solve_prop4, Alg3Settings,
+    Monotonicity,
+};
+use metric_elicitation::fuzzing::noise_multiple;
+use metric_elicitation::geometry::binary::{
+    bayes_confusion, boundary_point, inverse_bayes_confusion,
+};
+use metric_elicitation::metric::binary::{Lfpm, Lpm};
+use metric_elicitation::oracle::{Counted, Metric, Oracle, Simulated};
+use metric_elicitation::population::{BinaryPopulation, FiniteBinary, LogisticUniform, Side};
+use metric_elicitation::reproduce::binary::{
+    finite_sample, query_counts, table1, table2, theorem2, Theorem2Sweep,
+};
+use metric_elicitation::search::{golden_max_queries, halvings, Strategy};
+use metric_elicitation::Error;
+use proptest::prelude::*;
+
+#[test]
+fn table1_recovers_every_slope_within_half_epsilon() {
+    let rows = table1::<f64>(Strategy::Paper).unwrap();
+    println!("003 Table 1 (eps = 0.02 rad):  truth | ours | paper | queries");
+    for r in &rows {
+        println!(
+            "  {:?} | ({:.4}, {:.4}) | {:?} | {}",
+            r.truth, r.elicited[0], r.elicited[1], r.paper, r.queries
+        );
+        assert!(r.error <= 0.01, "{}: error {}", r.row, r.error);
+        // 4·⌈log2((π/2)/0.02)⌉ = 4·7.
+        assert_eq!(r.queries, 28);
+        // The paper prints two decimals.
+        for (ours, paper) in r.elicited.iter().zip(&r.paper) {
+            assert!(
+                (ours - paper).abs() <= 0.01,
+                "{}: {ours} vs paper {paper}",
+                r.row
+            );
+        }
+    }
+}
+
+#[test]
+fn unknown_monotonicity_costs_one_query_and_finds_the_same_metric() {
+    let pop = LogisticUniform::new(5.0).unwrap();
+    for k in [3i32, 22] {
+        let truth = Lpm::from_angle(&(std::f64::consts::PI * f64::from(k) / 18.0)).unwrap();
+        let known = if k < 18 {
+            Monotonicity::Increasing
+        } else {
+            Monotonicity::Decreasing
+        };
+        let a = elicit_lpm(
+            &pop,
+            &mut Simulated::new(truth.clone()),
+            &0.02,
+            Strategy::Paper,
+            known,
+        )
+        .unwrap();
+        let b = elicit_lpm(
+            &pop,
+            &mut Simulated::new(truth),
+            &0.02,
+            Strategy::Paper,
+            Monotonicity::Unknown,
+        )
+        .unwrap();
+        assert_eq!((a.m11, a.m00, a.side), (b.m11, b.m00, b.side));
+        assert_eq!(b.queries, a.queries + 1);
+    }
+}
+
+#[test]
+fn table2_sigma_is_within_the_papers_plus_one_hundredth() {
+    let rows = table2::<f64>(Strategy::Paper, Alg3Settings::default()).unwrap();
+    println!("003 Table 2 (synthetic, eps = 0.05):  ours (p11,p00,q11,q00,q0) alpha sigma | paper");
+    for r in &rows {
+        let (pa, ps) = r.paper_alpha_sigma.unwrap();
+        let (alpha, sigma) = (r.alpha.unwrap(), r.sigma.unwrap());
+        println!(
+            "  row {:<22} ({:.2},{:.2},{:.2},{:.2},{:.2}) {alpha:.3} {sigma:.4} | {:?} {pa} {ps}",
+            r.row,
+            r.elicited[0],
+            r.elicited[1],
+            r.elicited[2],
+            r.elicited[3],
+            r.elicited[4],
+            r.paper
+        );
+        assert!(
+            sigma <= ps + 0.01,
+            "row {}: sigma {sigma} > paper {ps} + 0.01",
+            r.row
+        );
+        assert!(alpha > 0.0, "the estimate must be a positive multiple");
+        assert_eq!(r.queries, if r.row.contains("Cor. 1") { 20 } else { 40 });
+    }
+    assert_eq!(rows.len(), 8, "six rows plus two Cor. 1 rows");
+}
+
+#[test]
+fn theorem2_holds_where_its_assumptions_do() {
+    let rows = theorem2::<f64>(&Theorem2Sweep::default()).unwrap();
+    assert_eq!(rows.len(), 3 * 4 * 4 * 3);
+    let mut worst = std::collections::BTreeMap::new();
+    for r in &rows {
+        let strategy: Strategy = r.search.parse().unwrap();
+        let eps: f64 = r
+            .row
+            .split(',')
+            .next()
+            .unwrap()
+            .trim_start_matches("eps=")
+            .parse()
+            .unwrap();
+        let exact = r.row.contains("eps_omega=0,");
+        let ratio = r.worst_ratio.unwrap();
+        let entry = worst.entry((r.search.clone(), exact)).or_insert(0f64);
+        *entry = entry.max(ratio);
+        if exact {
+            // With an exact oracle the bound √2·ε can only fail where θ* is
+            // within 2ε of a plateau of the App. A boundary (Assumption 1
+            // fails there and ties make ShrinkInterval drop θ*).
+            if r.violations.unwrap() > 0 {
+                let far: f64 = r
+                    .note
+                    .split("at most ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                assert!(
+                    far <= 2.0 * eps,
+                    "{} {}: violation {far} rad from a plateau",
+                    r.row,
+                    r.search
+                );
+            }
+        } else {
+            // In-band errors accumulate over halvings (loss up to c·ε_Ω,
+            // c = noise_multiple), which scales the noise term by √c.
+            let cap = noise_multiple(strategy).sqrt();
+            assert!(
+                ratio <= cap,
+                "{} {}: ratio {ratio} > sqrt(c) = {cap}",
+                r.row,
+                r.search
+            );
+        }
+    }
+    println!("003 Thm. 2: largest error/bound ratio over 1000 trials per setting");
+    for ((search, exact), ratio) in worst {
+        println!(
+            "  {search:<9} {:<12} {ratio:.3}",
+            if exact { "eps_Omega=0" } else { "eps_Omega>0" }
+        );
+    }
+}
+
+#[test]
+fn query_counts_against_lemma2() {
+    for r in query_counts::<f64>(50, 3).unwrap() {
+        let bound = r.bound.unwrap();
+        let eps: f64 = r.row.trim_start_matches("eps=").parse().unwrap();
+        let n = halvings(&std::f64::consts::FRAC_PI_2, &eps).unwrap();
+        println!("  {} {:<9} {}", r.row, r.search, r.note);
+        assert!(
+            r.queries as f64 >= bound,
+            "fewer queries than the lower bound"
+        );
+        match r.search.as_str() {
+            "paper" => assert_eq!(r.queries, 4 * n),
+            "adaptive" => assert!(r.queries <= 3 * n),
+            _ => assert!(
+                r.queries <= golden_max_queries(&std::f64::consts::FRAC_PI_2, &eps).unwrap()
+            ),
+        }
+        assert!(
+            r.error <= eps / 2.0 + 1e-12 || eps < 0.01,
+            "{} {}",
+            r.row,
+            r.error
+        );
+    }
+}
+
+#[test]
+fn finite_samples_stay_within_what_the_staircase_allows() {
+    let small = finite_sample::<f64>(100_000, 7, Strategy::Paper).unwrap();
+    let large = finite_sample::<f64>(1_000_000, 7, Strategy::Paper).unwrap();
+    for r in small.iter().chain(&large) {
+        println!(
+            "  {} error {:.4} allowance {:.3} | {}",
+            r.row,
+            r.error,
+            r.bound.unwrap(),
+            r.note
+        );
+        assert!(r.error <= r.bound.unwrap());
+        assert_eq!(r.queries, 28);
+    }
+    let mean = |rows: &[metric_elicitation::reproduce::Row]| {
+        rows.iter().map(|r| r.error).sum::<f64>() / rows.len() as f64
+    };
+    assert!(
+        mean(&large) < mean(&small),
+        "more data should help on average"
+    );
+}
+
+#[test]
+fn finite_population_matches_brute_force_counting() {
+    let pairs = vec![
+        (0.9, true),
+        (0.8, false),
+        (0.5, true),
+        (0.5, false),
+        (0.3, true),
+        (0.1, false),
+    ];
+    let pop = FiniteBinary::new(pairs.clone()).unwrap();
+    for delta in [0.0, 0.1, 0.3, 0.4, 0.5, 0.6, 0.85, 1.0] {
+        let (m11, m00) = (1.0 - delta, delta);
+        let up = pop.threshold_confusion(&m11, &m00, Side::Upper);
+        let lo = pop.threshold_confusion(&m11, &m00, Side::Lower);
+        let d = m00 / (m11 + m00);
+        let count = |pred: &dyn Fn(f64) -> bool, pos: bool| {
+            pairs
+                .iter()
+                .filter(|(s, y)| pred(*s) == pos && *y == pos)
+                .count() as f64
+                / 6.0
+        };
+        assert_eq!(up.tp, count(&|s| s >= d, true));
+        assert_eq!(up.tn, count(&|s| s >= d, false));
+        assert_eq!(lo.tp, count(&|s| s <= d, true));
+        assert_eq!(lo.tn, count(&|s| s <= d, false));
+    }
+}
+
+proptest! {
+    /// Geometry of C (003 Prop. 2, eq. 7): boundary points lie in the
+    /// rectangle, the Bayes confusion of m maximizes ⟨m, ·⟩ over other
+    /// boundary points, the inverse Bayes confusion minimizes it, and C is
+    /// 180° symmetric (C_{θ+π} = complement of C_θ).
+    #[test]
+    fn boundary_geometry(theta in 0.0..std::f64::consts::TAU, other in 0.0..std::f64::consts::TAU, a in 0.5..20.0f64) {
+        let pop = LogisticUniform::new(a).unwrap();
+        let (m11, m00) = (theta.cos(), theta.sin());
+        let c = bayes_confusion(&pop, &m11, &m00).unwrap();
+        prop_assert!(c.tp >= 0.0 && c.tp <= 0.5 + 1e-15 && c.tn >= 0.0 && c.tn <= 0.5 + 1e-15);
+        let d = boundary_point(&pop, &other).unwrap();
+        prop_assert!(c.dot(&m11, &m00) >= d.dot(&m11, &m00) - 1e-12);
+        let inv = inverse_bayes_confusion(&pop, &m11, &m00).unwrap();
+        prop_assert!(inv.dot(&m11, &m00) <= d.dot(&m11, &m00) + 1e-12);
+        let opposite = boundary_point(&pop, &(theta + std::f64::consts::PI)).unwrap();
+        let flipped = c.complement(&0.5);
+        prop_assert!((opposite.tp - flipped.tp).abs() < 1e-12 && (opposite.tn - flipped.tn).abs() < 1e-12);
+    }
+
+    /// Prop. 4, exactly: the hyperplane ℓ fixes (m, C0) only up to a factor
+    /// λ > 0, and the true LFPM solves (9) with λ = s = ‖p − τq‖. Given
+    /// λ = s and the true p11, Prop. 4 returns the truth; with the paper's
+    /// λ = 1 it returns an LFPM that still solves (9), has the same
+    /// maximizer on ∂C+, but is a multiple of the truth only when s = 1.
+    /// (s11 = s00 = 0 is the constant metric 1; a maximizer at a vertex has
+    /// no unique supporting hyperplane: both are excluded.)
+    #[test]
+    fn prop4_inverts_the_upper_hyperplane(p11 in 0.05..0.95f64, s11 in 0.05..1.0f64, s00 in 0.05..1.0f64) {
+        let zeta = 0.5;
+        let p00 = 1.0 - p11;
+        let (q11, q00) = (p11 - s11, p00 - s00);
+        let q0 = (p11 - q11) * zeta + (p00 - q00) * (1.0 - zeta);
+        let truth = Lfpm::new(p11, p00, q11, q00, q0).unwrap();
+        truth.check_assumption2(&zeta).unwrap();
+        let pop = LogisticUniform::new(5.0).unwrap();
+        let up = maximize_upper(&pop, &mut Simulated::new(truth.clone()), &1e-12, Strategy::Golden).unwrap();
+        prop_assume!(up.confusion.tp > 1e-9 && up.confusion.tn > 1e-9);
+        let tau = truth.value(&up.confusion);
+        let s = (p11 - tau * q11).hypot(p00 - tau * q00);
+        let exact = solve_prop4(&p11, &(s * up.m11), &(s * up.m00), &(s * up.offset), &zeta).unwrap();
+        for (e, t) in [(exact.q11, q11), (exact.q00, q00), (exact.q0, q0)] {
+            prop_assert!((e - t).abs() <= 1e-6, "{} vs {}", e, t);
+        }
+        let paper = solve_prop4(&p11, &up.m11, &up.m00, &up.offset, &zeta).unwrap();
+        paper.check_assumption2(&zeta).unwrap();
+        let tau_hat = paper.value(&up.confusion);
+        prop_assert!((paper.p11 - tau_hat * paper.q11 - up.m11).abs() <= 1e-9);
+        prop_assert!((paper.p00 - tau_hat * paper.q00 - up.m00).abs() <= 1e-9);
+        for i in 0..64 {
+            let c = boundary_point(&pop, &(f64::from(i) * std::f64::consts::FRAC_PI_2 / 63.0)).unwrap();
+            prop_assert!(paper.value(&c) <= tau_hat + 1e-9);
+        }
+    }
+}
+
+#[test]
+fn alg2_minimizes_on_the_lower_boundary() {
+    let pop = LogisticUniform::new(5.0).unwrap();
+    let truth = Lfpm::f_beta(1.0, 0.5).unwrap();
+    let low = minimize_lower(
+        &pop,
+        &mut Simulated::new(truth.clone()),
+        &1e-6,
+        Strategy::Paper,
+    )
+    .unwrap();
+    assert!(low.m11 <= 0.0 && low.m00 <= 0.0);
+    // No boundary point is worse than the minimizer.
+    for i in 0..200 {
+        let c = boundary_point(&pop, &(f64::from(i) * std::f64::consts::TAU / 200.0)).unwrap();
+        assert!(truth.value(&c) >= truth.value(&low.confusion) - 1e-9);
+    }
+}
+
+#[test]
+fn bad_input_gets_typed_errors() {
+    let pop = LogisticUniform::new(5.0).unwrap();
+    assert!(matches!(
+        LogisticUniform::new(0.0),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        LogisticUniform::new(f64::NAN),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        Lpm::new(f64::NAN, 1.0, 0.0),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        Lpm::new(0.0, 0.0, 0.0),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        Lfpm::new(1.0, f64::INFINITY, 0.0, 0.0, 0.0),
+        Err(Error::InvalidArgument { .. })
+    ));
+    // Assumption 2 violations name the condition.
+    let cases = [
+        (Lfpm::new(-0.2, 1.2, -0.5, 0.0, 0.5).unwrap(), "p11 >= 0"),
+        (Lfpm::new(0.5, 0.5, 0.7, 0.0, 0.15).unwrap(), "p11 >= q11"),
+        (Lfpm::new(0.6, 0.6, 0.0, 0.0, 0.6).unwrap(), "p11 + p00 = 1"),
+        (Lfpm::new(0.5, 0.5, 0.0, 0.0, 0.9).unwrap(), "q0 ="),
+    ];
+    for (metric, condition) in cases {
+        match metric.check_assumption2(&0.5) {
+            Err(Error::Assumption { detail, .. }) => {
+                assert!(detail.contains(condition), "{detail}")
+            }
+            other => panic!("expected an Assumption error for {condition}, got {other:?}"),
+        }
+    }
+    for eps in [0.0, -0.1, f64::NAN] {
+        let r = elicit_lpm(
+            &pop,
+            &mut Simulated::new(Lpm::from_angle(&0.3).unwrap()),
+            &eps,
+            Strategy::Paper,
+            Monotonicity::Unknown,
+        );
+        assert!(matches!(r, Err(Error::InvalidEpsilon { .. })));
+    }
+    assert!(FiniteBinary::new(Vec::<(f64, bool)>::new()).is_err());
+    assert!(FiniteBinary::new(vec![(0.5, true), (f64::NAN, false)]).is_err());
+    assert!(FiniteBinary::new(vec![(0.5, true), (0.7, true)]).is_err());
+    assert!(bayes_confusion(&pop, &0.0, &0.0).is_err());
+    // An LFPM whose denominator vanishes on C makes the oracle fail, typed.
+    let broken = Lfpm::new(1.0, 0.0, 0.0, 0.0, 0.0).unwrap();
+    let err = elicit_lfpm(
+        &pop,
+        &mut Simulated::new(broken),
+        &0.05,
+        Strategy::Paper,
+        Alg3Settings::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err.root_cause(), Error::NonFiniteMetric { .. }),
+        "{err}"
+    );
+    // A budget stops LFPM elicitation with a typed error saying how far it got.
+    let truth = Lfpm::f_beta(1.0, 0.5).unwrap();
+    let mut oracle = Counted::new(Simulated::new(truth)).with_budget(25).unwrap();
+    let err = elicit_lfpm(
+        &pop,
+        &mut oracle,
+        &0.05,
+        Strategy::Paper,
+        Alg3Settings::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, Error::Interrupted { queries: 5, .. }),
+        "{err}"
+    );
+    assert_eq!(oracle.queries(), 25);
+    let _ = oracle.compare(
+        &boundary_point(&pop, &0.1).unwrap(),
+        &boundary_point(&pop, &0.2).unwrap(),
+    );
+}
+
+#[cfg(feature = "mpfr")]
+mod mpfr {
+    use super::*;
+    use metric_elicitation::reproduce::binary::lpm_at_tolerance;
+    use metric_elicitation::scalar::{Backend, Mpfr};
+    type M = Mpfr<256>;
+
+    #[test]
+    fn table1_agrees_between_backends() {
+        let a = table1::<f64>(Strategy::Paper).unwrap();
+        let b = table1::<M>(Strategy::Paper).unwrap();
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.queries, y.queries);
+            for (u, v) in x.elicited.iter().zip(&y.elicited) {
+                assert!((u - v).abs() <= 1e-12, "{}: {u} vs {v}", x.row);
+            }
+        }
+    }
+
+    #[test]
+    fn table2_agrees_between_backends() {
+        let settings = Alg3Settings {
+            confusions_per_side: 200,
+            steps: 100,
+        };
+        let a = table2::<f64>(Strategy::Paper, settings).unwrap();
+        let b = table2::<M>(Strategy::Paper, settings).unwrap();
+        for (x, y) in a.iter().zip(&b) {
+            for (u, v) in x.elicited.iter().zip(&y.elicited) {
+                assert!((u - v).abs() <= 1e-10, "{}: {u} vs {v}", x.row);
+            }
+        }
+    }
+
+    #[test]
+    fn lpm_to_1e30_at_256_bits() {
+        let eps = M::decode("1e-30").unwrap();
+        for k in [1, 4, 7] {
+            let (error, queries, expected) =
+                lpm_at_tolerance::<M>(k, &eps, Strategy::Paper).unwrap();
+            assert!(error <= eps, "theta* = {k}pi/18: error {error}");
+            assert_eq!(queries, expected);
+            assert_eq!(queries, 4 * 101); // ⌈log2((π/2)/1e-30)⌉ = 101
+        }
+    }
+
+    #[test]
+    fn theorem2_at_256_bits_reduced_sweep() {
+        let sweep = Theorem2Sweep {
+            trials: 20,
+            ..Theorem2Sweep::default()
+        };
+        let a = theorem2::<f64>(&sweep).unwrap();
+        let b = theorem2::<M>(&sweep).unwrap();
+        for (x, y) in a.iter().zip(&b) {
+            assert!(
+                (x.worst_error.unwrap() - y.worst_error.unwrap()).abs() < 1e-9,
+                "{} {}",
+                x.row,
+                x.search
+            );
+        }
+    }
+}
