@@ -36,6 +36,12 @@ pub enum Error {
         /// The value obtained, as text.
         value: String,
     },
+    /// The oracle (a person) stopped answering.
+    #[error("the oracle stopped answering: {reason}")]
+    OracleStopped {
+        /// Why (quit, end of input).
+        reason: String,
+    },
     /// A query budget of zero was requested.
     #[error("a query budget must allow at least one query, got 0")]
     ZeroBudget,
@@ -95,6 +101,14 @@ pub enum Error {
         progress: String,
         /// Why it stopped.
         source: Box<Error>,
+    },
+    /// A specification file that does not parse.
+    #[error("spec {path}: {reason}")]
+    Spec {
+        /// The file.
+        path: String,
+        /// What is wrong, with its line and column where known.
+        reason: String,
     },
     /// An argument outside the domain the procedure accepts.
     #[error("invalid {name}: {reason}")]

@@ -1,14 +1,210 @@
-//! The `elicit` command-line tool.
-//!
-//! Its subcommands (`reproduce`, `run`, `ask`, `replay`) are being built on
-//! the library; until they land this binary only says so and exits with
-//! status 2. The library's runnable example is
-//! `cargo run --release --example search`.
+//! `elicit`: reproduce the papers, run a spec, replay a transcript, elicit
+//! from a person. See the README for a tour.
 
-fn main() {
-    eprintln!(
-        "elicit {}: no subcommands yet; try `cargo run --release --example search`",
-        env!("CARGO_PKG_VERSION")
+mod cli;
+
+use clap::{Parser, Subcommand};
+use cli::reproduce::{self, Options};
+use cli::run::{execute, read_transcript, Mode};
+use cli::spec::Spec;
+use metric_elicitation::search::Strategy;
+use metric_elicitation::Error;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "elicit",
+    version,
+    about = "Metric elicitation from pairwise classifier preferences"
+)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Re-run every table and theorem check; write report.md, results.json and SVG figures.
+    Reproduce {
+        /// Only these families or tables (e.g. 003, 003-table1).
+        #[arg(long, num_args = 1..)]
+        only: Vec<String>,
+        /// Output folder.
+        #[arg(long, default_value = "reproduction")]
+        out: PathBuf,
+        /// f64 or mpfr:BITS (64, 128, 256, 512, 1024; needs --features mpfr).
+        #[arg(long, default_value = "f64")]
+        precision: String,
+        /// Search strategy for the tables: paper, adaptive or golden.
+        #[arg(long, default_value = "paper")]
+        search: String,
+        /// Random metrics per setting in the theorem checks.
+        #[arg(long, default_value_t = 1000)]
+        trials: usize,
+        /// Seed of every random choice.
+        #[arg(long, default_value_t = 2019)]
+        seed: u64,
+    },
+    /// Run the procedure a spec (TOML or JSON) describes; print the result as JSON.
+    Run {
+        spec: PathBuf,
+        /// Write every query and answer to this file (JSON lines, flushed per answer).
+        #[arg(long)]
+        transcript: Option<PathBuf>,
+    },
+    /// Elicit from the person at the terminal; resumes from --transcript if it exists.
+    Ask {
+        spec: PathBuf,
+        #[arg(long)]
+        transcript: Option<PathBuf>,
+    },
+    /// Re-run a recorded elicitation from its transcript and print the identical result.
+    Replay { transcript: PathBuf },
+}
+
+/// Errors caused by what the user gave (exit status 2) rather than by a run.
+fn is_input_error(e: &Error) -> bool {
+    matches!(
+        e.root_cause(),
+        Error::InvalidEpsilon { .. }
+            | Error::InvalidNoise { .. }
+            | Error::InvalidInterval { .. }
+            | Error::InvalidArgument { .. }
+            | Error::Assumption { .. }
+            | Error::Parse { .. }
+            | Error::Spec { .. }
+            | Error::MalformedTranscript { .. }
+            | Error::TranscriptMismatch { .. }
+            | Error::TranscriptExhausted { .. }
+            | Error::ZeroBudget
+            | Error::Io { .. }
+    )
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(args.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(if is_input_error(&e) { 2 } else { 1 })
+        }
+    }
+}
+
+fn print(value: &serde_json::Value) -> Result<(), Error> {
+    let text =
+        serde_json::to_string_pretty(value).map_err(|e| Error::invalid("output", e.to_string()))?;
+    println!("{text}");
+    Ok(())
+}
+
+fn run(command: Command) -> Result<(), Error> {
+    match command {
+        Command::Run { spec, transcript } => {
+            print(&execute(&Spec::load(&spec)?, Mode::Run { transcript })?)
+        }
+        Command::Ask { spec, transcript } => {
+            print(&execute(&Spec::load(&spec)?, Mode::Ask { transcript })?)
+        }
+        Command::Replay { transcript } => {
+            let (spec, records) = read_transcript(&transcript)?;
+            let spec = spec.ok_or_else(|| Error::MalformedTranscript {
+                line: 1,
+                reason: format!("{} has no header line with the spec", transcript.display()),
+            })?;
+            print(&execute(&spec, Mode::Replay { records })?)
+        }
+        Command::Reproduce {
+            only,
+            out,
+            precision,
+            search,
+            trials,
+            seed,
+        } => {
+            for family in &only {
+                if !reproduce::FAMILIES.iter().any(|f| family.starts_with(f)) {
+                    return Err(Error::invalid(
+                        "--only",
+                        format!(
+                            "unknown family {family:?} (known: {})",
+                            reproduce::FAMILIES.join(", ")
+                        ),
+                    ));
+                }
+            }
+            if trials == 0 {
+                return Err(Error::invalid("--trials", "needs at least one trial"));
+            }
+            let search: Strategy = search.parse()?;
+            let options = Options {
+                only,
+                out,
+                precision,
+                search,
+                trials,
+                seed,
+            };
+            reproduce_at_precision(&options)
+        }
+    }
+}
+
+fn reproduce_at_precision(o: &Options) -> Result<(), Error> {
+    let sections = match o.precision.as_str() {
+        "f64" => reproduce::run_at::<f64>(o)?,
+        other => mpfr_sections(o, other)?,
+    };
+    std::fs::create_dir_all(&o.out).map_err(|e| Error::Io {
+        path: o.out.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let write = |name: &str, text: String| {
+        let path = o.out.join(name);
+        std::fs::write(&path, text).map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+    };
+    write("report.md", reproduce::report(&sections, o))?;
+    let rows: Vec<_> = sections.iter().flat_map(|s| s.rows.iter()).collect();
+    write(
+        "results.json",
+        serde_json::to_string_pretty(&rows)
+            .map_err(|e| Error::invalid("results", e.to_string()))?,
+    )?;
+    let figures = cli::plots::figures(&sections, &o.out)?;
+    print!("{}", reproduce::summary(&sections));
+    println!(
+        "wrote {}/report.md, results.json and {} figures",
+        o.out.display(),
+        figures.len()
     );
-    std::process::exit(2);
+    Ok(())
+}
+
+#[cfg(feature = "mpfr")]
+fn mpfr_sections(o: &Options, precision: &str) -> Result<Vec<reproduce::Section>, Error> {
+    use metric_elicitation::scalar::Mpfr;
+    match precision {
+        "mpfr:64" => reproduce::run_at::<Mpfr<64>>(o),
+        "mpfr:128" => reproduce::run_at::<Mpfr<128>>(o),
+        "mpfr:256" => reproduce::run_at::<Mpfr<256>>(o),
+        "mpfr:512" => reproduce::run_at::<Mpfr<512>>(o),
+        "mpfr:1024" => reproduce::run_at::<Mpfr<1024>>(o),
+        other => Err(Error::invalid(
+            "--precision",
+            format!("{other:?} is not f64 or mpfr:64|128|256|512|1024"),
+        )),
+    }
+}
+
+#[cfg(not(feature = "mpfr"))]
+fn mpfr_sections(_: &Options, precision: &str) -> Result<Vec<reproduce::Section>, Error> {
+    Err(Error::invalid(
+        "--precision",
+        format!("{precision} needs the MPFR feature: cargo run --release --features mpfr -- reproduce --precision {precision}"),
+    ))
 }

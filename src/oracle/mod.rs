@@ -16,7 +16,7 @@ mod transcript;
 
 pub use counting::Counted;
 pub use noise::{Adversary, AlwaysWrong, Noisy, PushAway, Scripted, SeededRandom};
-pub use transcript::{QueryPoint, Record, Replay, Transcript};
+pub use transcript::{QueryPoint, Record, Replay, ReplayThen, Transcript};
 
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;
@@ -50,6 +50,12 @@ pub trait Oracle<Q: ?Sized> {
     /// Whatever stops the oracle from answering: an exhausted budget, script
     /// or transcript, a non-finite metric value, a person quitting.
     fn compare(&mut self, x: &Q, y: &Q) -> Result<Answer>;
+}
+
+impl<Q: ?Sized, O: Oracle<Q> + ?Sized> Oracle<Q> for Box<O> {
+    fn compare(&mut self, x: &Q, y: &Q) -> Result<Answer> {
+        (**self).compare(x, y)
+    }
 }
 
 impl<Q: ?Sized, O: Oracle<Q> + ?Sized> Oracle<Q> for &mut O {

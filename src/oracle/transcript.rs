@@ -81,6 +81,9 @@ impl Record {
 pub struct Transcript {
     records: Vec<Record>,
     sink: Option<Box<dyn Write + Send>>,
+    /// Records with a smaller index are already in the sink (a resumed
+    /// session) and are not written again.
+    already_written: usize,
 }
 
 impl fmt::Debug for Transcript {
@@ -101,9 +104,17 @@ impl Transcript {
     /// An empty transcript that also writes each record to `sink` as one
     /// JSON line, flushed at once.
     pub fn writing_to(sink: Box<dyn Write + Send>) -> Self {
+        Self::appending_to(sink, 0)
+    }
+
+    /// Like [`Transcript::writing_to`] for a sink that already holds the
+    /// first `already_written` records (a resumed session): those are kept
+    /// in memory when replayed but not written twice.
+    pub fn appending_to(sink: Box<dyn Write + Send>, already_written: usize) -> Self {
         Transcript {
             records: Vec::new(),
             sink: Some(sink),
+            already_written,
         }
     }
 
@@ -117,8 +128,9 @@ impl Transcript {
             path: "<transcript>".into(),
             message: e.to_string(),
         })?;
+        let fresh = record.index >= self.already_written;
         self.records.push(record);
-        if let Some(sink) = self.sink.as_mut() {
+        if let (Some(sink), true) = (self.sink.as_mut(), fresh) {
             writeln!(sink, "{line}")
                 .and_then(|()| sink.flush())
                 .map_err(|e| Error::Io {
@@ -149,10 +161,29 @@ impl Transcript {
     /// # Errors
     /// [`Error::MalformedTranscript`] naming the first bad line (1-based).
     pub fn from_jsonl(text: &str) -> Result<Vec<Record>> {
+        Ok(Self::read(text)?.1)
+    }
+
+    /// Parses a transcript file: an optional first line holding a JSON
+    /// object with a `header` key (returned as is), then records as in
+    /// [`Transcript::from_jsonl`].
+    ///
+    /// # Errors
+    /// [`Error::MalformedTranscript`] naming the first bad line (1-based).
+    pub fn read(text: &str) -> Result<(Option<serde_json::Value>, Vec<Record>)> {
         let mut records = Vec::new();
+        let mut header = None;
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
+            }
+            if records.is_empty() && header.is_none() {
+                if let Ok(serde_json::Value::Object(map)) = serde_json::from_str(line) {
+                    if let Some(h) = map.get("header") {
+                        header = Some(h.clone());
+                        continue;
+                    }
+                }
             }
             let record: Record =
                 serde_json::from_str(line).map_err(|e| Error::MalformedTranscript {
@@ -171,7 +202,7 @@ impl Transcript {
             }
             records.push(record);
         }
-        Ok(records)
+        Ok((header, records))
     }
 }
 
@@ -212,6 +243,34 @@ impl Replay {
     /// Recorded answers not yet replayed.
     pub fn remaining(&self) -> usize {
         self.records.len() - self.position
+    }
+}
+
+/// Answers from a recorded transcript first, then from another oracle: a
+/// resumed session re-asks nothing already answered.
+#[derive(Debug)]
+pub struct ReplayThen<O> {
+    replay: Replay,
+    then: O,
+}
+
+impl<O> ReplayThen<O> {
+    /// Replays `records`, then hands over to `then`.
+    pub fn new(records: Vec<Record>, then: O) -> Self {
+        ReplayThen {
+            replay: Replay::new(records),
+            then,
+        }
+    }
+}
+
+impl<Q: QueryPoint + ?Sized, O: Oracle<Q>> Oracle<Q> for ReplayThen<O> {
+    fn compare(&mut self, x: &Q, y: &Q) -> Result<Answer> {
+        if self.replay.remaining() > 0 {
+            self.replay.compare(x, y)
+        } else {
+            self.then.compare(x, y)
+        }
     }
 }
 

@@ -55,6 +55,9 @@ pub struct Row {
     /// Theorem rows: trials in which the bound was violated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub violations: Option<usize>,
+    /// MPFR runs: ‖elicited − elicited at f64‖∞ for the same row.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub f64_difference: Option<f64>,
     /// Free-form notes (settings, why a value differs).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub note: String,
@@ -81,6 +84,7 @@ impl Row {
             worst_error: None,
             worst_ratio: None,
             violations: None,
+            f64_difference: None,
             note: String::new(),
         }
     }

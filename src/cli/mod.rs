@@ -1,0 +1,7 @@
+//! The `elicit` command's parts.
+
+pub mod ask;
+pub mod plots;
+pub mod reproduce;
+pub mod run;
+pub mod spec;

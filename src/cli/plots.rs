@@ -1,0 +1,241 @@
+//! SVG figures of `elicit reproduce` (plotters, SVG backend: no fonts or
+//! system libraries needed).
+
+use super::reproduce::Section;
+use metric_elicitation::geometry::binary::boundary_point;
+use metric_elicitation::metric::binary::Lfpm;
+use metric_elicitation::oracle::Metric;
+use metric_elicitation::population::LogisticUniform;
+use metric_elicitation::Error;
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+
+fn err(path: &Path) -> impl Fn(String) -> Error + '_ {
+    move |message| Error::Io {
+        path: path.display().to_string(),
+        message,
+    }
+}
+
+fn lfpm(v: &[f64]) -> Option<Lfpm<f64>> {
+    Lfpm::new(v[0], v[1], v[2], v[3], v[4]).ok()
+}
+
+/// 003 Fig. 4: true and elicited LFPM along ∂C+ for Table 2's six rows.
+fn lfpm_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let pop = LogisticUniform::new(5.0).map_err(|e| e.to_string())?;
+    let root = SVGBackend::new(path, (1200, 720)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let rows: Vec<_> = section
+        .rows
+        .iter()
+        .filter(|r| !r.row.contains("Cor."))
+        .collect();
+    for (panel, row) in root.split_evenly((2, 3)).iter().zip(rows) {
+        let (Some(truth), Some(est)) = (lfpm(&row.truth), lfpm(&row.elicited)) else {
+            continue;
+        };
+        let thetas: Vec<f64> = (1..200)
+            .map(|i| f64::from(i) * std::f64::consts::FRAC_PI_2 / 200.0)
+            .collect();
+        let curve = |m: &Lfpm<f64>| -> Vec<(f64, f64)> {
+            thetas
+                .iter()
+                .filter_map(|t| boundary_point(&pop, t).ok().map(|c| (*t, m.value(&c))))
+                .collect()
+        };
+        let (a, b) = (curve(&truth), curve(&est));
+        let top = a.iter().chain(&b).map(|p| p.1).fold(0.0, f64::max) * 1.05;
+        let argmax = |v: &[(f64, f64)]| {
+            v.iter()
+                .cloned()
+                .fold((0.0, f64::MIN), |m, p| if p.1 > m.1 { p } else { m })
+                .0
+        };
+        let mut chart = ChartBuilder::on(panel)
+            .caption(format!("Table 2, row {}", row.row), ("sans-serif", 16))
+            .margin(8)
+            .x_label_area_size(28)
+            .y_label_area_size(40)
+            .build_cartesian_2d(0f64..std::f64::consts::FRAC_PI_2, 0f64..top)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("theta (upper boundary)")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(LineSeries::new(a.clone(), GREEN.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label("true")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], GREEN));
+        chart
+            .draw_series(LineSeries::new(b.clone(), BLUE.stroke_width(1)))
+            .map_err(|e| e.to_string())?
+            .label("elicited")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLUE));
+        for (x, color) in [(argmax(&a), RED), (argmax(&b), BLACK)] {
+            chart
+                .draw_series(LineSeries::new(vec![(x, 0.0), (x, top)], color))
+                .map_err(|e| e.to_string())?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+    }
+    root.present().map_err(|e| e.to_string())
+}
+
+/// Thm. 2: worst error against ε_Ω (paper strategy, every adversary) and
+/// the smallest bound, one curve per ε.
+fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "003 Thm. 2: worst ||m* - m^||inf vs eps_Omega (paper search), bound dashed",
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d((1e-5f64..2e-2).log_scale(), (1e-3f64..1.0).log_scale())
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("eps_Omega (0 drawn at 1e-5)")
+        .y_desc("error")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    let colors = [RED, BLUE, GREEN];
+    for (i, eps) in ["eps=0.05", "eps=0.02", "eps=0.005"].iter().enumerate() {
+        let mut worst: std::collections::BTreeMap<i64, (f64, f64, Option<f64>)> =
+            Default::default();
+        for r in section
+            .rows
+            .iter()
+            .filter(|r| r.search == "paper" && r.row.starts_with(&format!("{eps},")))
+        {
+            let eo: f64 = r
+                .row
+                .split("eps_omega=")
+                .nth(1)
+                .and_then(|s| s.split(',').next())
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0.0);
+            let x = if eo == 0.0 { 1e-5 } else { eo };
+            let e = worst
+                .entry((x.log10() * 100.0) as i64)
+                .or_insert((x, 0.0, None));
+            e.1 = e.1.max(r.worst_error.unwrap_or(0.0));
+            e.2 = match (e.2, r.bound) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+        let color = colors[i];
+        let errors: Vec<(f64, f64)> = worst.values().map(|v| (v.0, v.1.max(1e-3))).collect();
+        let bounds: Vec<(f64, f64)> = worst
+            .values()
+            .filter_map(|v| v.2.map(|b| (v.0, b)))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(errors.clone(), color.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(format!("{eps} worst error"))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+        chart
+            .draw_series(errors.iter().map(|p| Circle::new(*p, 3, color.filled())))
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(DashedLineSeries::new(bounds, 6, 4, color.into()))
+            .map_err(|e| e.to_string())?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// Lemma 2: max queries per strategy against log2(L/ε).
+fn queries_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let top = section.rows.iter().map(|r| r.queries).max().unwrap_or(1) as f64 * 1.1;
+    let right = section
+        .rows
+        .iter()
+        .filter_map(|r| r.bound)
+        .fold(1.0, f64::max)
+        * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "003: queries per search vs the lower bound log2(L/eps)",
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0f64..right, 0f64..top)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("log2((pi/2)/eps)")
+        .y_desc("queries (max over trials)")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for (name, color) in [("paper", RED), ("adaptive", BLUE), ("golden", GREEN)] {
+        let pts: Vec<(f64, f64)> = section
+            .rows
+            .iter()
+            .filter(|r| r.search == name)
+            .filter_map(|r| r.bound.map(|b| (b, r.queries as f64)))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+        chart
+            .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
+            .map_err(|e| e.to_string())?;
+    }
+    chart
+        .draw_series(LineSeries::new(vec![(0.0, 0.0), (right, right)], BLACK))
+        .map_err(|e| e.to_string())?
+        .label("lower bound")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK));
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// A figure: draws a section's rows into an SVG file.
+type Figure = fn(&Section, &Path) -> Result<(), String>;
+
+/// Draws every figure whose section ran; returns the files written.
+pub fn figures(sections: &[Section], out: &Path) -> Result<Vec<PathBuf>, Error> {
+    let mut written = Vec::new();
+    for s in sections {
+        let (name, draw): (&str, Figure) = match s.id {
+            "003-table2" => ("fig-003-lfpm-upper-boundary.svg", lfpm_figure),
+            "003-thm2" => ("fig-003-thm2-error-vs-noise.svg", thm2_figure),
+            "003-lemma2" => ("fig-003-queries.svg", queries_figure),
+            _ => continue,
+        };
+        let path = out.join(name);
+        draw(s, &path).map_err(err(&path))?;
+        written.push(path);
+    }
+    Ok(written)
+}

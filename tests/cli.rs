@@ -1,0 +1,471 @@
+//! The `elicit` binary end to end: every example spec, transcripts and
+//! replay, `ask` with scripted input (including a killed and resumed
+//! session), `reproduce`, and bad input exiting with status 2.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn elicit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_elicit"))
+}
+
+fn specs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/specs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("elicit-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+#[test]
+fn every_example_spec_runs() {
+    let mut ran = 0;
+    for entry in std::fs::read_dir(specs()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let is_spec = name.ends_with(".toml") || name.ends_with(".json");
+        if !is_spec || name.contains("-ask") {
+            continue;
+        }
+        let v = json(&elicit().arg("run").arg(&path).output().unwrap());
+        assert!(
+            v["procedure"].is_string() && v["elicited"].is_object(),
+            "{name}: {v}"
+        );
+        assert!(v["queries"].as_u64().unwrap() > 0, "{name}");
+        assert!(
+            v["truth"].is_object() && v["error"].is_number(),
+            "{name}: simulated oracles report truth and error"
+        );
+        ran += 1;
+    }
+    assert!(ran >= 5);
+}
+
+#[test]
+fn run_results_are_what_the_procedures_promise() {
+    let v = json(
+        &elicit()
+            .arg("run")
+            .arg(specs().join("binary-lpm.toml"))
+            .output()
+            .unwrap(),
+    );
+    assert!(v["error"].as_f64().unwrap() <= 0.01);
+    assert_eq!(v["queries"], 29); // 28 + the App. C monotonicity query
+    let v = json(
+        &elicit()
+            .arg("run")
+            .arg(specs().join("binary-lfpm.toml"))
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        v["sigma"].as_f64().unwrap() <= 0.02,
+        "003 Table 2 row 5: paper sigma 0.01 (+0.01)"
+    );
+}
+
+#[test]
+fn transcript_replays_to_the_identical_result() {
+    let file = tmp("noisy.jsonl");
+    let first = elicit()
+        .arg("run")
+        .arg(specs().join("binary-lpm-noisy.toml"))
+        .arg("--transcript")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v = json(&first);
+    let lines = std::fs::read_to_string(&file).unwrap().lines().count();
+    assert_eq!(
+        lines as u64,
+        1 + v["queries"].as_u64().unwrap(),
+        "header + one line per query"
+    );
+    let replay = elicit().arg("replay").arg(&file).output().unwrap();
+    assert!(replay.status.success());
+    assert_eq!(first.stdout, replay.stdout, "bit-for-bit identical output");
+}
+
+#[test]
+fn replay_refuses_a_mismatching_or_truncated_transcript() {
+    let file = tmp("mismatch.jsonl");
+    json(
+        &elicit()
+            .arg("run")
+            .arg(specs().join("binary-lpm.toml"))
+            .arg("--transcript")
+            .arg(&file)
+            .output()
+            .unwrap(),
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    // Query 2 (line 4) recorded with a different first point.
+    let mut record: serde_json::Value = serde_json::from_str(&lines[3]).unwrap();
+    record["first"][0] = serde_json::json!("1.25e-1");
+    lines[3] = record.to_string();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let out = elicit().arg("replay").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("query 2"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one-line message: {err}");
+
+    let truncated = tmp("truncated.jsonl");
+    let keep: Vec<&str> = text.lines().take(10).collect();
+    std::fs::write(&truncated, keep.join("\n")).unwrap();
+    let out = elicit().arg("replay").arg(&truncated).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("transcript ended after 9 answers"));
+}
+
+fn bad_spec(name: &str, body: &str) -> (Option<i32>, String) {
+    let path = tmp(name);
+    std::fs::write(&path, body).unwrap();
+    let out = elicit().arg("run").arg(&path).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn bad_specs_exit_2_with_a_message_naming_the_field() {
+    let base = |procedure: &str, eps: &str, metric: &str| {
+        format!(
+            "procedure = \"{procedure}\"\nepsilon = {eps}\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = {metric}\n"
+        )
+    };
+    let cases = [
+        (
+            "unknown.toml",
+            base("binary-lmp", "0.02", "[0.8, 0.2]"),
+            "procedure",
+        ),
+        (
+            "eps0.toml",
+            base("binary-lpm", "0.0", "[0.8, 0.2]"),
+            "epsilon",
+        ),
+        (
+            "epsneg.toml",
+            base("binary-lpm", "-1.0", "[0.8, 0.2]"),
+            "epsilon",
+        ),
+        (
+            "nan.toml",
+            base("binary-lpm", "0.02", "[nan, 0.2]"),
+            "oracle.metric[0]",
+        ),
+        (
+            "inf.toml",
+            base("binary-lpm", "0.02", "[0.8, inf]"),
+            "oracle.metric[1]",
+        ),
+        (
+            "dims.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2, 0.1]"),
+            "oracle.metric",
+        ),
+        (
+            "assumption2.toml",
+            base("binary-lfpm", "0.05", "[0.5, 0.5, 0.7, 0.0, 0.15]"),
+            "p11 >= q11",
+        ),
+        (
+            "typo.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]").replace("epsilon", "epsilom"),
+            "epsilom",
+        ),
+        (
+            "missing.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]")
+                .replace("[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n", ""),
+            "oracle",
+        ),
+        (
+            "strategy.toml",
+            format!(
+                "search = \"binary\"\n{}",
+                base("binary-lpm", "0.02", "[0.8, 0.2]")
+            ),
+            "search",
+        ),
+        (
+            "zero-metric.toml",
+            base("binary-lpm", "0.02", "[0.0, 0.0]"),
+            "m",
+        ),
+        (
+            "a.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]").replace(
+                "kind = \"synthetic-003\"",
+                "kind = \"synthetic-003\"\na = -1.0",
+            ),
+            "a",
+        ),
+        (
+            "csv.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]").replace(
+                "kind = \"synthetic-003\"",
+                "kind = \"csv\"\npath = \"nope.csv\"",
+            ),
+            "nope.csv",
+        ),
+        (
+            "budget.toml",
+            format!("budget = 0\n{}", base("binary-lpm", "0.02", "[0.8, 0.2]")),
+            "budget",
+        ),
+    ];
+    for (name, body, needle) in cases {
+        let (code, err) = bad_spec(name, &body);
+        assert_eq!(code, Some(2), "{name}: {err}");
+        assert!(
+            err.contains(needle),
+            "{name}: message should name {needle:?}: {err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{name}: one line: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+    let out = elicit()
+        .arg("replay")
+        .arg(tmp("does-not-exist.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let garbage = tmp("garbage.jsonl");
+    std::fs::write(&garbage, "{\"header\": {\"spec\": {}}}\n").unwrap();
+    let out = elicit().arg("replay").arg(&garbage).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[cfg(not(feature = "mpfr"))]
+#[test]
+fn mpfr_precision_without_the_feature_is_a_clear_error() {
+    let (code, err) = bad_spec(
+        "mpfr.toml",
+        "procedure = \"binary-lpm\"\nepsilon = 0.02\nprecision = \"mpfr:256\"\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n",
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--features mpfr"), "{err}");
+}
+
+#[cfg(feature = "mpfr")]
+#[test]
+fn mpfr_spec_runs_at_256_bits_and_replays_bit_for_bit() {
+    let spec = tmp("mpfr.toml");
+    std::fs::write(&spec, "procedure = \"binary-lpm\"\nepsilon = \"1e-20\"\nprecision = \"mpfr:256\"\nmonotonicity = \"increasing\"\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [\"0.87\", \"0.5\"]\n").unwrap();
+    let file = tmp("mpfr.jsonl");
+    let first = elicit()
+        .arg("run")
+        .arg(&spec)
+        .arg("--transcript")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v = json(&first);
+    assert_eq!(v["precision"], "mpfr:256");
+    assert!(v["error"].as_f64().unwrap() < 1e-20);
+    assert!(
+        v["elicited_exact"]["m11"].as_str().unwrap().len() > 60,
+        "full 256-bit digits"
+    );
+    let replay = elicit().arg("replay").arg(&file).output().unwrap();
+    assert_eq!(first.stdout, replay.stdout);
+}
+
+fn ask(spec: &Path, transcript: &Path, answers: &str) -> Output {
+    let mut child = elicit()
+        .arg("ask")
+        .arg(spec)
+        .arg("--transcript")
+        .arg(transcript)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(answers.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn ask_with_scripted_answers() {
+    let spec = specs().join("binary-lpm-ask.toml");
+    let file = tmp("ask.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let out = ask(&spec, &file, &"A\nx\nB\n".repeat(40));
+    let v = json(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("classifier A") && err.contains("predicted 1"),
+        "shows the two confusions"
+    );
+    assert!(
+        err.contains("\"x\" is not A, B or q"),
+        "bad answers are re-asked"
+    );
+    assert_eq!(v["procedure"], "binary-lpm");
+    // Quitting keeps what was answered.
+    let quit = tmp("quit.jsonl");
+    let _ = std::fs::remove_file(&quit);
+    let out = ask(&spec, &quit, "A\nB\nq\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("quit"));
+    assert_eq!(
+        std::fs::read_to_string(&quit).unwrap().lines().count(),
+        1 + 2
+    );
+}
+
+#[test]
+fn ask_killed_mid_session_resumes_without_re_asking() {
+    let spec = specs().join("binary-lpm-ask.toml");
+    // Reference: an uninterrupted session answering "A" throughout.
+    let reference_file = tmp("reference.jsonl");
+    let _ = std::fs::remove_file(&reference_file);
+    let reference = json(&ask(&spec, &reference_file, &"A\n".repeat(100)));
+    let total = reference["queries"].as_u64().unwrap() as usize;
+
+    let file = tmp("killed.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let mut child = elicit()
+        .arg("ask")
+        .arg(&spec)
+        .arg("--transcript")
+        .arg(&file)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all("A\n".repeat(5).as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // Wait until the five answers are on disk, then kill the process while it
+    // waits for the sixth.
+    let start = Instant::now();
+    while std::fs::read_to_string(&file).map_or(0, |t| t.lines().count()) < 1 + 5 {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "answers never reached the transcript"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap().lines().count(),
+        1 + 5
+    );
+
+    let resumed = ask(&spec, &file, &"A\n".repeat(100));
+    let err = String::from_utf8_lossy(&resumed.stderr).to_string();
+    let v = json(&resumed);
+    assert!(
+        err.contains("resuming: 5 answers already recorded"),
+        "{err}"
+    );
+    assert_eq!(
+        err.matches("Question").count(),
+        total - 5,
+        "nothing answered is asked again"
+    );
+    assert_eq!(v["elicited"], reference["elicited"]);
+    assert_eq!(v["queries"], reference["queries"]);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap().lines().count(),
+        1 + total
+    );
+}
+
+#[test]
+fn reproduce_writes_report_results_and_figures() {
+    let out_dir = tmp("reproduction");
+    let out = elicit()
+        .args(["reproduce", "--only", "003", "--trials", "20", "--out"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = String::from_utf8_lossy(&out.stdout);
+    for id in [
+        "003-table1",
+        "003-table2",
+        "003-thm2",
+        "003-lemma2",
+        "003-finite",
+    ] {
+        assert!(summary.contains(id), "{summary}");
+    }
+    let report = std::fs::read_to_string(out_dir.join("report.md")).unwrap();
+    assert!(report.contains("003 Table 1") && report.contains("Verdict"));
+    let rows: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("results.json")).unwrap())
+            .unwrap();
+    for row in &rows {
+        for field in [
+            "table",
+            "row",
+            "truth",
+            "elicited",
+            "paper",
+            "queries",
+            "error",
+            "precision",
+            "search",
+        ] {
+            assert!(row.get(field).is_some(), "row lacks {field}: {row}");
+        }
+        let table = row["table"].as_str().unwrap();
+        if table == "003-table2" {
+            assert!(row["alpha"].is_number() && row["sigma"].is_number());
+        }
+        if table == "003-thm2" {
+            assert!(row["trials"].is_number() && row.get("worst_error").is_some());
+        }
+    }
+    for fig in [
+        "fig-003-lfpm-upper-boundary.svg",
+        "fig-003-thm2-error-vs-noise.svg",
+        "fig-003-queries.svg",
+    ] {
+        let svg = std::fs::read_to_string(out_dir.join(fig)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("polyline"), "{fig}");
+    }
+    let bad = elicit()
+        .args(["reproduce", "--only", "999"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
