@@ -33,6 +33,7 @@ pub mod metric;
 pub mod oracle;
 pub mod population;
 pub mod prec;
+pub mod quadrature;
 pub mod reproduce;
 pub mod scalar;
 pub mod search;

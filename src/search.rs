@@ -7,12 +7,19 @@
 //! | strategy | queries per search | source |
 //! |---|---|---|
 //! | [`Strategy::Paper`] | exactly 4·⌈log₂(L/ε)⌉ | 003 Alg. 1 lines 6–12, 001 Fig. 6 |
-//! | [`Strategy::Adaptive`] | at most 3·⌈log₂(L/ε)⌉ | 000 App. A, footnote 1 |
+//! | [`Strategy::Adaptive`] | 2 to 3 per halving, ⌈log₂(L/ε)⌉ halvings | 000 App. A, footnote 1 |
 //! | [`Strategy::Golden`] | at most ⌈log_φ(L/ε)⌉ + 1 | golden-section search |
 //!
 //! The comparison is Ω(x, y) = "x strictly preferred to y". With an exact
 //! oracle and a strictly unimodal function the maximizer stays in the
-//! returned interval, for every strategy.
+//! returned interval, for every strategy. The halving strategies also
+//! handle a plateau at either end of the interval (a quasiconcave function
+//! that is flat below its peak, as φ along a boundary where thresholds
+//! leave the range of η): ties on the left are resolved by the papers'
+//! default order (003 Alg. 1 line 7), ties on the right agree with the
+//! rules already. Golden section, with a single comparison per step, cannot
+//! tell a tie on a left plateau from a decrease and assumes strict
+//! unimodality.
 //!
 //! # Noise
 //! With ε_Ω-noisy answers (003 Def. 7) no guarantee in terms of ε_Ω alone is
@@ -30,10 +37,12 @@ use crate::scalar::Scalar;
 pub enum Strategy {
     /// ShrinkInterval exactly as in the papers: four queries per halving,
     /// Ω(c,a), Ω(d,c), Ω(e,d), Ω(b,e) at the quarter points, with the
-    /// papers' default order for out-of-order answers.
+    /// papers' default order for out-of-order answers (003 Alg. 1 line 7).
     Paper,
     /// The same halving, asking the same queries in the same order but
-    /// stopping as soon as the branch is decided: at most three per halving.
+    /// never one whose answer cannot change the outcome: A1 never can (see
+    /// [`Strategy::Paper`]'s line 7), A4 only when A3 is "no"; two or three
+    /// queries per halving.
     Adaptive,
     /// Golden-section search: one new comparison per step, each step
     /// shrinking the interval by 1/φ ≈ 0.618.
@@ -214,10 +223,17 @@ where
     Ok(answer)
 }
 
-/// ShrinkInterval (003 Alg. 1 lines 4–12). Answers: A1 = Ω(c,a), A2 = Ω(d,c),
-/// A3 = Ω(e,d), A4 = Ω(b,e). Rules in order: ¬A1 → b := d; ¬A2 → b := d;
-/// ¬A3 → (a, b) := (c, e); otherwise a := d (both the ¬A4 and the A4 branch
-/// of the paper set a := d, which is why the adaptive variant never needs A4).
+/// ShrinkInterval (003 Alg. 1 lines 4–12). Answers, each "the later point
+/// is strictly preferred": A1 = Ω(c,a), A2 = Ω(d,c), A3 = Ω(e,d), A4 = Ω(b,e).
+///
+/// Line 7 (the default order): for consecutive points x < y < z with
+/// x ⪰ y ≺ z (a dip, e.g. a tie on a plateau followed by a rise), assume
+/// x ≺ y ≺ z. Applied right to left this turns every "no" that precedes a
+/// "yes" into "yes", so the answers become yes^L no^(4−L) with L the index
+/// of the last "yes". Lines 8–12 then give: L ≤ 1 → b := d; L = 2 →
+/// (a, b) := (c, e); L ≥ 3 → a := d. A1 never changes the outcome, which is
+/// why the adaptive variant asks only A2, A3 and (when A3 is "no") A4: at
+/// most three queries, in the paper's order (000 App. A, footnote 1).
 ///
 /// The quarter points are c = a + w, d = a + 2w, e = a + 3w with
 /// w = (b − a)/4, computed in place.
@@ -240,27 +256,34 @@ where
             return Ok(Stop::Resolution);
         }
         let q = &mut s.queries;
-        let a1 = ask(q, f, &c, &s.a)?;
-        let (a2, a3) = if !adaptive {
+        // The index of the last "yes" among A2..A4, or ≤ 1.
+        let last_yes = if adaptive {
+            let a2 = ask(q, f, &d, &c)?;
+            if ask(q, f, &e, &d)? || ask(q, f, &s.b, &e)? {
+                3
+            } else if a2 {
+                2
+            } else {
+                1
+            }
+        } else {
             // The paper poses all four queries before deciding (line 6).
+            let a1 = ask(q, f, &c, &s.a)?;
             let a2 = ask(q, f, &d, &c)?;
             let a3 = ask(q, f, &e, &d)?;
-            ask(q, f, &s.b, &e)?;
-            (Some(a2), Some(a3))
-        } else if !a1 {
-            (None, None)
-        } else {
-            let a2 = ask(q, f, &d, &c)?;
-            let a3 = if a2 { Some(ask(q, f, &e, &d)?) } else { None };
-            (Some(a2), a3)
+            let a4 = ask(q, f, &s.b, &e)?;
+            [a1, a2, a3, a4]
+                .iter()
+                .rposition(|yes| *yes)
+                .map_or(0, |i| i + 1)
         };
-        if !a1 || a2 == Some(false) {
-            std::mem::swap(&mut s.b, &mut d);
-        } else if a3 == Some(false) {
-            std::mem::swap(&mut s.a, &mut c);
-            std::mem::swap(&mut s.b, &mut e);
-        } else {
-            std::mem::swap(&mut s.a, &mut d);
+        match last_yes {
+            0 | 1 => std::mem::swap(&mut s.b, &mut d),
+            2 => {
+                std::mem::swap(&mut s.a, &mut c);
+                std::mem::swap(&mut s.b, &mut e);
+            }
+            _ => std::mem::swap(&mut s.a, &mut d),
         }
         s.steps += 1;
     }

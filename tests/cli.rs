@@ -42,12 +42,12 @@ fn every_example_spec_runs() {
         }
         let v = json(&elicit().arg("run").arg(&path).output().unwrap());
         assert!(
-            v["procedure"].is_string() && v["elicited"].is_object(),
+            v["procedure"].is_string() && !v["elicited"].is_null(),
             "{name}: {v}"
         );
         assert!(v["queries"].as_u64().unwrap() > 0, "{name}");
         assert!(
-            v["truth"].is_object() && v["error"].is_number(),
+            !v["truth"].is_null() && v["error"].is_number(),
             "{name}: simulated oracles report truth and error"
         );
         ran += 1;

@@ -1,6 +1,7 @@
 //! The `elicit` command's parts.
 
 pub mod ask;
+pub mod multiclass;
 pub mod plots;
 pub mod reproduce;
 pub mod run;

@@ -88,6 +88,10 @@ fn population<T: Scalar>(spec: &PopulationSpec) -> Result<Population<T>, Error> 
             score_column,
             label_column,
         } => Ok(Box::new(read_csv::<T>(path, score_column, label_column)?)),
+        PopulationSpec::Synthetic002 { .. } => Err(Error::invalid(
+            "population.kind",
+            "synthetic-002 is a multiclass population",
+        )),
     }
 }
 
@@ -176,7 +180,7 @@ fn truth<T: Scalar>(spec: &Spec, zeta: &T) -> Result<Option<Truth<T>>, Error> {
     }))
 }
 
-fn hex_bytes(script: &str) -> Result<Vec<u8>, Error> {
+pub fn hex_bytes(script: &str) -> Result<Vec<u8>, Error> {
     let clean: String = script.chars().filter(|c| !c.is_whitespace()).collect();
     if !clean.len().is_multiple_of(2) {
         return Err(Error::invalid("oracle.script", "hex string of odd length"));
@@ -276,7 +280,35 @@ pub fn read_transcript(path: &Path) -> Result<(Option<Spec>, Vec<Record>), Error
     Ok((spec, records))
 }
 
+/// The oracle behind the counting wrapper, with the spec's budget and the
+/// transcript (if any).
+pub fn counted<O>(
+    oracle: O,
+    spec: &Spec,
+    transcript: Option<Transcript>,
+) -> Result<Counted<O>, Error> {
+    let mut oracle = Counted::new(oracle);
+    if let Some(budget) = spec.budget {
+        oracle = oracle.with_budget(budget)?;
+    }
+    if let Some(t) = transcript {
+        oracle = oracle.with_transcript(t);
+    }
+    Ok(oracle)
+}
+
+/// A fresh transcript file holding the spec's header line.
+pub fn new_transcript(spec: &Spec, path: &Path) -> Result<Transcript, Error> {
+    let mut f = std::fs::File::create(path).map_err(io_error(path))?;
+    writeln!(f, "{}", header_line(spec)).map_err(io_error(path))?;
+    f.flush().map_err(io_error(path))?;
+    Ok(Transcript::writing_to(Box::new(f)))
+}
+
 fn execute_at<T: Scalar>(spec: &Spec, mode: Mode) -> Result<Value, Error> {
+    if super::spec::is_multiclass(&spec.procedure) {
+        return super::multiclass::execute::<T>(spec, mode);
+    }
     let eps: T = spec.epsilon.to_scalar("epsilon")?;
     check_epsilon(&eps)?;
     let strategy = spec.strategy()?;
@@ -290,9 +322,7 @@ fn execute_at<T: Scalar>(spec: &Spec, mode: Mode) -> Result<Value, Error> {
         Mode::Replay { records } => Box::new(Replay::new(records)),
         Mode::Run { transcript: file } => {
             if let Some(path) = file {
-                let mut f = std::fs::File::create(&path).map_err(io_error(&path))?;
-                writeln!(f, "{}", header_line(spec)).map_err(io_error(&path))?;
-                transcript = Some(Transcript::writing_to(Box::new(f)));
+                transcript = Some(new_transcript(spec, &path)?);
             }
             match (&spec.oracle, &truth) {
                 (OracleSpec::Simulated { .. }, Some(t)) => {
@@ -336,23 +366,14 @@ fn execute_at<T: Scalar>(spec: &Spec, mode: Mode) -> Result<Value, Error> {
                     Box::new(ReplayThen::new(records, person))
                 }
                 Some(path) => {
-                    let mut f = std::fs::File::create(&path).map_err(io_error(&path))?;
-                    writeln!(f, "{}", header_line(spec)).map_err(io_error(&path))?;
-                    f.flush().map_err(io_error(&path))?;
-                    transcript = Some(Transcript::writing_to(Box::new(f)));
+                    transcript = Some(new_transcript(spec, &path)?);
                     Box::new(person)
                 }
                 None => Box::new(person),
             }
         }
     };
-    let mut oracle = Counted::new(oracle);
-    if let Some(budget) = spec.budget {
-        oracle = oracle.with_budget(budget)?;
-    }
-    if let Some(t) = transcript {
-        oracle = oracle.with_transcript(t);
-    }
+    let mut oracle = counted(oracle, spec, transcript)?;
 
     let mut elicited = Map::new();
     let mut exact = Map::new();

@@ -57,6 +57,9 @@ pub struct Spec {
     /// binary-lfpm-known-p11: the known share p11/(p11 + p00).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p11: Option<Num>,
+    /// lpm, lpme: cycles over the angles (default 2 for lpm, 4 for lpme).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycles: Option<usize>,
     /// binary-lfpm: Alg. 3 confusions per boundary (default 1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alg3_confusions: Option<usize>,
@@ -86,6 +89,9 @@ pub enum PopulationSpec {
         #[serde(default = "default_a")]
         a: Num,
     },
+    /// 002 §6.1: X ~ U[−1, 1], ηᵢ ∝ 1/(1 + e^{pᵢx}).
+    #[serde(rename = "synthetic-002")]
+    Synthetic002 { p: Vec<Num> },
     /// Scores and 0/1 labels from a CSV file with a header row.
     #[serde(rename = "csv")]
     Csv {
@@ -135,7 +141,19 @@ pub enum OracleSpec {
 }
 
 /// The procedures `run` and `ask` know.
-pub const PROCEDURES: [&str; 3] = ["binary-lpm", "binary-lfpm", "binary-lfpm-known-p11"];
+pub const PROCEDURES: [&str; 6] = [
+    "binary-lpm",
+    "binary-lfpm",
+    "binary-lfpm-known-p11",
+    "dlpm",
+    "lpm",
+    "lpme",
+];
+
+/// Procedures over k classes (002).
+pub fn is_multiclass(procedure: &str) -> bool {
+    matches!(procedure, "dlpm" | "lpm" | "lpme")
+}
 
 impl Spec {
     /// Reads a TOML (`.toml`) or JSON (anything else) spec.
@@ -200,11 +218,34 @@ impl Spec {
                 "binary-lfpm-known-p11 needs the known share p11",
             ));
         }
+        let k = match &self.population {
+            PopulationSpec::Synthetic002 { p } => Some(p.len()),
+            _ => None,
+        };
+        if is_multiclass(&self.procedure) != k.is_some() {
+            return Err(Error::invalid(
+                "population.kind",
+                format!(
+                    "{} needs a {} population",
+                    self.procedure,
+                    if k.is_some() {
+                        "binary (synthetic-003 or csv)"
+                    } else {
+                        "multiclass (synthetic-002)"
+                    }
+                ),
+            ));
+        }
         if let OracleSpec::Simulated {
             metric, adversary, ..
         } = &self.oracle
         {
-            let expected = if self.procedure == "binary-lpm" { 2 } else { 5 };
+            let expected = match (self.procedure.as_str(), k) {
+                ("binary-lpm", _) => 2,
+                ("dlpm", Some(k)) => k,
+                ("lpm" | "lpme", Some(k)) => k * k - k,
+                _ => 5,
+            };
             if metric.len() != expected {
                 return Err(Error::invalid(
                     "oracle.metric",

@@ -1,6 +1,9 @@
 //! Query spaces and their parametrizations.
 //!
 //! * [`binary`] — the boundary of the binary confusion set C ⊂ [0, ζ]×[0, 1−ζ]
-//!   parametrized by the angle θ of a linear metric (003 §3).
+//!   parametrized by the angle θ of a linear metric (003 §3);
+//! * [`sphere`] — a sphere S_λ inside a query space and its angle
+//!   parametrization (002 §3.2, 001 App. A).
 
 pub mod binary;
+pub mod sphere;

@@ -7,12 +7,20 @@
 //!   - [`LogisticUniform`]: 003 App. A, X ~ U[−1, 1], η(x) = 1/(1 + e^{ax}),
 //!     in closed form;
 //!   - [`FiniteBinary`]: n (score, label) pairs, O(log n) per threshold.
+//! * [`MulticlassPopulation`] (002): restricted-Bayes-optimal diagonal
+//!   confusions on a face (k1, k2).
+//!   - [`LogisticMulticlass`]: 002 §6.1, by precision-generic quadrature;
+//!   - [`FiniteMulticlass`]: an n×k score matrix, O(log n) per query.
 
 mod binary_finite;
 mod binary_synthetic;
+mod multiclass;
 
 pub use binary_finite::FiniteBinary;
 pub use binary_synthetic::LogisticUniform;
+pub use multiclass::{
+    FiniteMulticlass, LogisticMulticlass, Memoized, MulticlassPopulation, ScoreFamily,
+};
 
 use crate::oracle::QueryPoint;
 use crate::scalar::Scalar;

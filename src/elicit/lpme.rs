@@ -1,0 +1,197 @@
+//! General linear performance metric elicitation over a sphere: 001 App. A
+//! Alg. 2 (orthant detection, then cyclic single-angle searches), which
+//! contains 002 Alg. 2 (LPM elicitation, monotonically decreasing metrics:
+//! orthant known, T = 2(q − 1)) as a special case.
+//!
+//! The subroutine takes any [`Sphere`] and any oracle over its points, so
+//! FPME and QPME (001, 000) can call it on small spheres and restricted
+//! oracles.
+
+use crate::error::{Error, Result};
+use crate::geometry::sphere::{angles_from_unit, orthant_ranges, unit_from_angles, Sign, Sphere};
+use crate::oracle::Oracle;
+use crate::scalar::Scalar;
+use crate::search::{check_epsilon, maximize, Stop, Strategy};
+use nalgebra::DVector;
+
+/// How the orthant of the metric is found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Orthant {
+    /// q queries Ω(z(a), z(a′)), a = 1/√q, a′ with coordinate i flipped
+    /// (001 App. A, lines 2–6).
+    Detect,
+    /// Known signs, no queries (002 Alg. 2: all negative).
+    Known(Vec<Sign>),
+}
+
+/// Settings of [`lpme`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LpmeSettings<T> {
+    /// Binary-search tolerance ε per angle.
+    pub eps: T,
+    /// The search strategy of each single-angle search.
+    pub strategy: Strategy,
+    /// Cycles over the q − 1 angles (T = cycles·(q − 1) searches): 4 in
+    /// 001, 3 in 000, 2 in 002.
+    pub cycles: usize,
+    /// How the orthant is found.
+    pub orthant: Orthant,
+}
+
+/// An elicited unit linear metric.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LpmeEstimate<T: Scalar> {
+    /// â with ‖â‖₂ = 1.
+    pub a: DVector<T>,
+    /// Its angles.
+    pub theta: Vec<T>,
+    /// The orthant searched.
+    pub signs: Vec<Sign>,
+    /// Total oracle queries (orthant queries included).
+    pub queries: usize,
+    /// Orthant-detection queries.
+    pub orthant_queries: usize,
+    /// Single-angle searches that stopped at the working precision rather
+    /// than at ε.
+    pub resolution_stops: usize,
+}
+
+/// 001 App. A Alg. 2 (and 002 Alg. 2): elicit the unit linear metric ξ(z) =
+/// ⟨a, z⟩ of an oracle over points of `sphere`.
+///
+/// With [`Strategy::Paper`] it asks q (orthant, when detected) plus
+/// cycles·(q − 1)·4·⌈log₂((π/2)/ε)⌉ queries.
+///
+/// # Errors
+/// [`Error::InvalidEpsilon`]; [`Error::InvalidArgument`] for zero cycles or
+/// known signs of the wrong length; [`Error::Interrupted`] when the oracle
+/// stops.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::elicit::lpme::{lpme, LpmeSettings, Orthant};
+/// use metric_elicitation::geometry::sphere::Sphere;
+/// use metric_elicitation::oracle::Simulated;
+/// use metric_elicitation::search::Strategy;
+/// use nalgebra::DVector;
+/// let truth = DVector::from_vec(vec![0.6, -0.8, 0.0]);
+/// let sphere = Sphere::new(DVector::from_element(3, 0.5), 0.1).unwrap();
+/// let t = truth.clone();
+/// let mut oracle = Simulated::new(move |z: &DVector<f64>| t.dot(z));
+/// let settings = LpmeSettings { eps: 1e-3, strategy: Strategy::Paper, cycles: 4, orthant: Orthant::Detect };
+/// let est = lpme(&sphere, &mut oracle, &settings).unwrap();
+/// assert!((est.a - truth).amax() < 5e-3);
+/// assert_eq!(est.queries, 3 + 4 * 2 * 4 * 11);
+/// ```
+pub fn lpme<T, O>(
+    sphere: &Sphere<T>,
+    oracle: &mut O,
+    settings: &LpmeSettings<T>,
+) -> Result<LpmeEstimate<T>>
+where
+    T: Scalar,
+    O: Oracle<DVector<T>> + ?Sized,
+{
+    check_epsilon(&settings.eps)?;
+    if settings.cycles == 0 {
+        return Err(Error::invalid("cycles", "LPME needs at least one cycle"));
+    }
+    let q = sphere.dim();
+    let mut queries = 0usize;
+    let interrupted = |queries: usize, progress: String, source: Error| Error::Interrupted {
+        procedure: "LPME".into(),
+        queries,
+        progress,
+        source: Box::new(source),
+    };
+    let signs = match &settings.orthant {
+        Orthant::Known(signs) => {
+            if signs.len() != q {
+                return Err(Error::invalid(
+                    "orthant",
+                    format!("{} signs for dimension {q}", signs.len()),
+                ));
+            }
+            signs.clone()
+        }
+        Orthant::Detect => {
+            let root = T::int(q as i64).sqrt();
+            let a = DVector::from_element(q, T::int(1) / root);
+            let za = sphere.point(&a)?;
+            let mut signs = Vec::with_capacity(q);
+            for i in 0..q {
+                let mut flipped = a.clone();
+                flipped[i] = -flipped[i].clone();
+                let answer = oracle
+                    .compare(&za, &sphere.point(&flipped)?)
+                    .map_err(|e| interrupted(queries, format!("orthant query {i}"), e))?;
+                queries += 1;
+                signs.push(if answer.prefers_first {
+                    Sign::Positive
+                } else {
+                    Sign::Negative
+                });
+            }
+            signs
+        }
+    };
+    let orthant_queries = queries;
+    let ranges = orthant_ranges::<T>(&signs);
+    // Start at the centre of the orthant: a = s/√q.
+    let root = T::int(q as i64).sqrt();
+    let start = DVector::from_iterator(
+        q,
+        signs.iter().map(|s| {
+            if *s == Sign::Positive {
+                T::int(1) / root.clone()
+            } else {
+                -T::int(1) / root.clone()
+            }
+        }),
+    );
+    let mut theta = angles_from_unit(&start);
+    let mut resolution_stops = 0;
+    for t in 0..settings.cycles * (q - 1) {
+        let j = t % (q - 1);
+        let (lo, hi) = ranges[j].clone();
+        let fixed = theta.clone();
+        let at = |x: &T| {
+            let mut angles = fixed.clone();
+            angles[j] = x.clone();
+            sphere.point(&unit_from_angles(&angles))
+        };
+        let out = maximize(
+            lo,
+            hi,
+            settings.eps.clone(),
+            settings.strategy,
+            |x: &T, y: &T| Ok(oracle.compare(&at(x)?, &at(y)?)?.prefers_first),
+        )
+        .map_err(|e| match e {
+            Error::Interrupted {
+                queries: q2,
+                progress,
+                source,
+                ..
+            } => interrupted(
+                queries + q2,
+                format!("angle {j} of cycle {}: {progress}", t / (q - 1)),
+                *source,
+            ),
+            other => other,
+        })?;
+        queries += out.queries;
+        if out.stop == Stop::Resolution {
+            resolution_stops += 1;
+        }
+        theta[j] = out.estimate;
+    }
+    Ok(LpmeEstimate {
+        a: unit_from_angles(&theta),
+        theta,
+        signs,
+        queries,
+        orthant_queries,
+        resolution_stops,
+    })
+}
