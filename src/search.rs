@@ -243,16 +243,18 @@ where
     F: FnMut(&T, &T) -> Result<bool>,
 {
     let (mut w, mut c, mut d, mut e) = (T::zero(), T::zero(), T::zero(), T::zero());
+    let fine = rounding_scale(&s.a, &s.b);
     loop {
         w.set_difference(&s.b, &s.a);
         if w <= *eps {
             return Ok(Stop::Converged);
         }
+        let near_resolution = w <= fine;
         w.mul_pow2_assign(-2);
         c.set_sum(&s.a, &w);
         d.set_sum(&c, &w);
         e.set_sum(&d, &w);
-        if !(s.a < c && c < d && d < e && e < s.b) {
+        if near_resolution && !(s.a < c && c < d && d < e && e < s.b) {
             return Ok(Stop::Resolution);
         }
         let q = &mut s.queries;
@@ -308,11 +310,13 @@ where
         Upper,
     }
     let mut place = Place::Both;
+    let fine = rounding_scale(&s.a, &s.b);
     loop {
         w.set_difference(&s.b, &s.a);
         if w <= *eps {
             return Ok(Stop::Converged);
         }
+        let near_resolution = w <= fine;
         match place {
             Place::Both => {
                 x2.clone_from(&w);
@@ -330,7 +334,7 @@ where
                 x2.set_sum(&s.a, &w);
             }
         }
-        if !(s.a < x1 && x1 < x2 && x2 < s.b) {
+        if near_resolution && !(s.a < x1 && x1 < x2 && x2 < s.b) {
             return Ok(Stop::Resolution);
         }
         if ask(&mut s.queries, f, &x2, &x1)? {
@@ -346,6 +350,14 @@ where
         }
         s.steps += 1;
     }
+}
+
+/// Widths above 64·ε_mach·(|lo| + |hi|) are far above the rounding of any
+/// point of [lo, hi] (the ends only move inward), so the interior points are
+/// certainly ordered; below it the search checks the order and stops with
+/// [`Stop::Resolution`] when rounding breaks it.
+fn rounding_scale<T: Scalar>(lo: &T, hi: &T) -> T {
+    crate::prec::ulps::<T>(64) * (lo.clone().abs() + hi.clone().abs())
 }
 
 /// 1/φ = (√5 − 1)/2 at the working precision ([`Backend::inverse_golden_ratio`]).

@@ -5,7 +5,7 @@
 use metric_elicitation::elicit::lpme::{lpme, LpmeSettings, Orthant};
 use metric_elicitation::elicit::multiclass::{elicit_dlpm, nu};
 use metric_elicitation::geometry::sphere::{
-    angles_from_unit, orthant_ranges, unit_from_angles, Sign, Sphere,
+    angles_from_unit, orthant_ranges, unit_from_angles, AngleSlice, Sign, Sphere,
 };
 use metric_elicitation::oracle::{Counted, Simulated};
 use metric_elicitation::population::{FiniteMulticlass, LogisticMulticlass, MulticlassPopulation};
@@ -159,6 +159,13 @@ proptest! {
         let theta: Vec<f64> = ranges.iter().zip(&frac).map(|((lo, hi), t)| lo + (hi - lo) * t).collect();
         let u = unit_from_angles(&theta);
         prop_assert!((u.norm() - 1.0).abs() < 1e-12);
+        // The fast single-angle slice agrees with the full parametrization.
+        let sphere = Sphere::new(DVector::from_element(u.len(), 0.25), 0.1).unwrap();
+        for j in 0..theta.len() {
+            let slice = AngleSlice::new(&sphere, &theta, j).unwrap();
+            let direct = sphere.point(&unit_from_angles(&theta)).unwrap();
+            prop_assert!((slice.point(&theta[j]) - direct).amax() < 1e-14);
+        }
         for (x, s) in u.iter().zip(&signs) {
             let inside = if *s == Sign::Positive { *x >= -1e-12 } else { *x <= 1e-12 };
             prop_assert!(inside, "coordinate {} outside orthant {:?}", x, s);

@@ -8,7 +8,9 @@
 //! oracles.
 
 use crate::error::{Error, Result};
-use crate::geometry::sphere::{angles_from_unit, orthant_ranges, unit_from_angles, Sign, Sphere};
+use crate::geometry::sphere::{
+    angles_from_unit, orthant_ranges, unit_from_angles, AngleSlice, Sign, Sphere,
+};
 use crate::oracle::Oracle;
 use crate::scalar::Scalar;
 use crate::search::{check_epsilon, maximize, Stop, Strategy};
@@ -154,18 +156,17 @@ where
     for t in 0..settings.cycles * (q - 1) {
         let j = t % (q - 1);
         let (lo, hi) = ranges[j].clone();
-        let fixed = theta.clone();
-        let at = |x: &T| {
-            let mut angles = fixed.clone();
-            angles[j] = x.clone();
-            sphere.point(&unit_from_angles(&angles))
-        };
+        let slice = AngleSlice::new(sphere, &theta, j)?;
         let out = maximize(
             lo,
             hi,
             settings.eps.clone(),
             settings.strategy,
-            |x: &T, y: &T| Ok(oracle.compare(&at(x)?, &at(y)?)?.prefers_first),
+            |x: &T, y: &T| {
+                Ok(oracle
+                    .compare(&slice.point(x), &slice.point(y))?
+                    .prefers_first)
+            },
         )
         .map_err(|e| match e {
             Error::Interrupted {

@@ -92,6 +92,61 @@ pub fn unit_from_angles<T: Scalar>(theta: &[T]) -> DVector<T> {
     a
 }
 
+/// The points μ(θ) as one angle θⱼ varies and the others stay fixed: with
+/// the first j coordinates, P = Π_{l<j} sin θ_l and the unit vector t of the
+/// angles after j precomputed, a point costs one sin/cos and q
+/// multiply-adds: aⱼ = P·cos θⱼ, a_{>j} = P·sin θⱼ·t.
+#[derive(Debug, Clone)]
+pub struct AngleSlice<T: Scalar> {
+    base: DVector<T>,
+    j: usize,
+    scale: T,
+    tail: DVector<T>,
+}
+
+impl<T: Scalar> AngleSlice<T> {
+    /// The slice through `theta` along angle `j` of `sphere`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `theta` does not have q − 1 angles or
+    /// j is out of range.
+    pub fn new(sphere: &Sphere<T>, theta: &[T], j: usize) -> Result<Self> {
+        let q = sphere.dim();
+        if theta.len() + 1 != q || j + 1 >= q {
+            return Err(Error::invalid(
+                "angles",
+                format!("{} angles and index {j} for dimension {q}", theta.len()),
+            ));
+        }
+        let full = unit_from_angles(theta);
+        let mut base = sphere.center.clone();
+        for i in 0..j {
+            base[i] += &(full[i].clone() * sphere.radius.clone());
+        }
+        let p = theta[..j]
+            .iter()
+            .fold(T::int(1), |acc, t| acc * t.clone().sin());
+        Ok(AngleSlice {
+            base,
+            j,
+            scale: p * sphere.radius.clone(),
+            tail: unit_from_angles(&theta[j + 1..]),
+        })
+    }
+
+    /// The sphere point with angle j set to `angle`.
+    pub fn point(&self, angle: &T) -> DVector<T> {
+        let (s, c) = angle.clone().sin_cos();
+        let mut z = self.base.clone();
+        z[self.j] += &(self.scale.clone() * c);
+        let ss = self.scale.clone() * s;
+        for (k, t) in self.tail.iter().enumerate() {
+            z[self.j + 1 + k] += &(ss.clone() * t.clone());
+        }
+        z
+    }
+}
+
 /// The angles of a unit vector (inverse of [`unit_from_angles`]), in the
 /// standard ranges θ₁..θ_{q−2} ∈ [0, π], θ_{q−1} ∈ [0, 2π).
 pub fn angles_from_unit<T: Scalar>(a: &DVector<T>) -> Vec<T> {
