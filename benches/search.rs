@@ -1,9 +1,11 @@
 //! The search primitive's cost per query, f64 against `Mpfr<256>`.
 //!
-//! Each benchmark runs one whole search on [0, 1] to ε = 2⁻³⁰ (30 halvings;
+//! `search/*`: each benchmark runs one whole search on [0, 1] to ε = 2⁻³⁰ (30 halvings;
 //! 120 queries with `paper`) against an exact oracle for the concave metric
 //! −|x − 1/3|, evaluated in place (one subtraction, one sign flip), so the
-//! time is essentially the primitive's own overhead. Throughput is reported per query.
+//! time is mostly the primitive's own overhead. `primitive/*`: the same
+//! searches with the metric −x (no arithmetic per answer): the primitive
+//! alone. Throughput is reported per query.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use metric_elicitation::scalar::Scalar;
@@ -31,6 +33,21 @@ fn run<T: Scalar>(strategy: Strategy) -> usize {
     out.queries
 }
 
+/// The primitive alone: metric −x (each answer is one comparison of the
+/// two points, no arithmetic), so only the search's own work is timed.
+fn run_plain<T: Scalar>(strategy: Strategy) -> usize {
+    let eps = T::int(2).powi(-30);
+    maximize(
+        T::int(0),
+        T::int(1),
+        eps,
+        strategy,
+        |x: &T, y: &T| Ok(x < y),
+    )
+    .expect("valid search")
+    .queries
+}
+
 fn bench_backend<T: Scalar>(c: &mut Criterion, name: &str) {
     let mut group = c.benchmark_group(format!("search/{name}"));
     for strategy in Strategy::ALL {
@@ -40,6 +57,16 @@ fn bench_backend<T: Scalar>(c: &mut Criterion, name: &str) {
             BenchmarkId::from_parameter(strategy.name()),
             &strategy,
             |b, s| b.iter(|| black_box(run::<T>(*s))),
+        );
+    }
+    group.finish();
+    let mut group = c.benchmark_group(format!("primitive/{name}"));
+    for strategy in Strategy::ALL {
+        group.throughput(Throughput::Elements(run_plain::<T>(strategy) as u64));
+        group.bench_with_input(
+            BenchmarkId::from_parameter(strategy.name()),
+            &strategy,
+            |b, s| b.iter(|| black_box(run_plain::<T>(*s))),
         );
     }
     group.finish();

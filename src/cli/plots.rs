@@ -220,6 +220,110 @@ fn queries_figure(section: &Section, path: &Path) -> Result<(), String> {
     root.present().map_err(|e| e.to_string())
 }
 
+/// 002 Thms. 1–2: the observed constant (error over the theorem's rate) per
+/// k and strategy; flat lines mean the bound's form holds with a k-free
+/// constant.
+fn constants_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let top = section
+        .rows
+        .iter()
+        .filter_map(|r| r.worst_ratio)
+        .fold(1.0, f64::max)
+        * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!(
+                "{}: observed constant (worst error / theorem rate)",
+                section.id
+            ),
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(48)
+        .build_cartesian_2d(1.5f64..5.5, 0f64..top)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("classes k")
+        .y_desc("constant")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for (name, color) in [("paper", RED), ("adaptive", BLUE), ("golden", GREEN)] {
+        let mut by_k = std::collections::BTreeMap::new();
+        for r in section.rows.iter().filter(|r| r.search == name) {
+            let k: f64 = r.row.get(2..3).and_then(|s| s.parse().ok()).unwrap_or(0.0);
+            let v = by_k.entry((k * 10.0) as i64).or_insert((k, 0f64));
+            v.1 = v.1.max(r.worst_ratio.unwrap_or(0.0));
+        }
+        let pts: Vec<(f64, f64)> = by_k.values().cloned().collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+        chart
+            .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
+            .map_err(|e| e.to_string())?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// 002: queries of each configuration against its lower bound.
+fn queries_002_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let root = SVGBackend::new(path, (1000, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let n = section.rows.len() as f64;
+    let top = section.rows.iter().map(|r| r.queries).max().unwrap_or(1) as f64 * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "002: queries (bars: configurations in report order) and lower bound (black)",
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0f64..n, (1f64..top).log_scale())
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("configuration")
+        .y_desc("queries")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for (i, r) in section.rows.iter().enumerate() {
+        let x = i as f64;
+        let color = match r.search.as_str() {
+            "paper" => RED,
+            "adaptive" => BLUE,
+            _ => GREEN,
+        };
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(x + 0.1, 1.0), (x + 0.9, r.queries as f64)],
+                color.mix(0.6).filled(),
+            )))
+            .map_err(|e| e.to_string())?;
+        if let Some(b) = r.bound {
+            chart
+                .draw_series(LineSeries::new(
+                    vec![(x + 0.05, b), (x + 0.95, b)],
+                    BLACK.stroke_width(2),
+                ))
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    root.present().map_err(|e| e.to_string())
+}
+
 /// A figure: draws a section's rows into an SVG file.
 type Figure = fn(&Section, &Path) -> Result<(), String>;
 
@@ -231,6 +335,10 @@ pub fn figures(sections: &[Section], out: &Path) -> Result<Vec<PathBuf>, Error> 
             "003-table2" => ("fig-003-lfpm-upper-boundary.svg", lfpm_figure),
             "003-thm2" => ("fig-003-thm2-error-vs-noise.svg", thm2_figure),
             "003-lemma2" => ("fig-003-queries.svg", queries_figure),
+            "002-thm1" => ("fig-002-thm1-constants.svg", constants_figure),
+            "002-thm2" => ("fig-002-thm2-constants.svg", constants_figure),
+            "002-thm2-lpme" => ("fig-002-thm2-lpme-constants.svg", constants_figure),
+            "002-queries" => ("fig-002-queries.svg", queries_002_figure),
             _ => continue,
         };
         let path = out.join(name);
