@@ -345,6 +345,25 @@ fn ask_with_scripted_answers() {
 }
 
 #[test]
+fn ask_multiclass_shows_k_class_confusions_and_resumes() {
+    let spec = specs().join("dlpm-ask.toml");
+    let file = tmp("ask-dlpm.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let first = ask(&spec, &file, "A\nB\nq\n");
+    assert_eq!(first.status.code(), Some(1), "quit after two answers");
+    let err = String::from_utf8_lossy(&first.stderr);
+    assert!(err.contains("class 3 correct"), "{err}");
+    let done = ask(&spec, &file, &"B\nA\n".repeat(30));
+    let v = json(&done);
+    assert_eq!(v["procedure"], "dlpm");
+    assert!(String::from_utf8_lossy(&done.stderr).contains("resuming: 2 answers already recorded"));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap().lines().count() as u64,
+        1 + v["queries"].as_u64().unwrap()
+    );
+}
+
+#[test]
 fn ask_killed_mid_session_resumes_without_re_asking() {
     let spec = specs().join("binary-lpm-ask.toml");
     // Reference: an uninterrupted session answering "A" throughout.

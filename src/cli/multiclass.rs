@@ -1,7 +1,8 @@
 //! `run`/`replay` for the multiclass procedures of 002 (DLPM, LPM) and the
 //! general sphere LPME.
 
-use super::run::{counted, hex_bytes, new_transcript, read_transcript, Mode};
+use super::ask::vector_person;
+use super::run::{ask_oracle, counted, hex_bytes, new_transcript, read_transcript, Mode};
 use super::spec::{Num, OracleSpec, PopulationSpec, Spec};
 use metric_elicitation::elicit::lpme::{lpme, LpmeSettings, Orthant};
 use metric_elicitation::elicit::multiclass::elicit_dlpm;
@@ -9,7 +10,7 @@ use metric_elicitation::geometry::sphere::Sign;
 use metric_elicitation::oracle::{
     Adversary, AlwaysWrong, Noisy, Oracle, PushAway, Replay, Scripted, SeededRandom,
 };
-use metric_elicitation::population::LogisticMulticlass;
+use metric_elicitation::population::{LogisticMulticlass, MulticlassPopulation};
 use metric_elicitation::reproduce::multiclass::sphere_for;
 use metric_elicitation::scalar::Scalar;
 use metric_elicitation::search::check_epsilon;
@@ -72,14 +73,10 @@ pub fn execute<T: Scalar>(spec: &Spec, mode: Mode) -> Result<Value, Error> {
     let mut transcript = None;
     let oracle: VectorOracle<T> = match mode {
         Mode::Replay { records } => Box::new(Replay::new(records)),
-        Mode::Ask { .. } => {
-            return Err(Error::invalid(
-                "procedure",
-                format!(
-                    "`elicit ask` supports the binary procedures; {} asks about k-class confusions",
-                    spec.procedure
-                ),
-            ));
+        Mode::Ask { transcript: file } => {
+            let (oracle, t) = ask_oracle(spec, file, vector_person::<T>(population.classes()))?;
+            transcript = t;
+            oracle
         }
         Mode::Run { transcript: file } => {
             if let Some(path) = file {

@@ -1,7 +1,7 @@
 //! Executes a spec at the chosen precision: builds the population and the
 //! oracle, runs the procedure, and returns the result as JSON.
 
-use super::ask::Person;
+use super::ask::binary_person;
 use super::spec::{Num, OracleSpec, PopulationSpec, Spec};
 use metric_elicitation::elicit::binary::{
     alg3_confusions, elicit_lfpm, elicit_lfpm_known_p11, elicit_lpm, maximize_upper, ratio_stats,
@@ -297,6 +297,52 @@ pub fn counted<O>(
     Ok(oracle)
 }
 
+/// The person (behind the replay of earlier answers) and the transcript.
+pub type AskOracle<Q> = (Box<dyn Oracle<Q>>, Option<Transcript>);
+
+/// The person oracle of `elicit ask`, resuming from `file` when it holds
+/// earlier answers for the same spec, and the transcript to record to.
+pub fn ask_oracle<Q, P>(
+    spec: &Spec,
+    file: Option<PathBuf>,
+    person: P,
+) -> Result<AskOracle<Q>, Error>
+where
+    Q: metric_elicitation::oracle::QueryPoint + 'static,
+    P: Oracle<Q> + 'static,
+{
+    Ok(match file {
+        Some(path) if path.exists() => {
+            let (recorded_spec, records) = read_transcript(&path)?;
+            if recorded_spec.as_ref() != Some(spec) {
+                return Err(Error::invalid(
+                    "transcript",
+                    format!(
+                        "{} was recorded for a different spec; use another file",
+                        path.display()
+                    ),
+                ));
+            }
+            let f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .map_err(io_error(&path))?;
+            eprintln!(
+                "resuming: {} answers already recorded in {}",
+                records.len(),
+                path.display()
+            );
+            let n = records.len();
+            (
+                Box::new(ReplayThen::new(records, person)),
+                Some(Transcript::appending_to(Box::new(f), n)),
+            )
+        }
+        Some(path) => (Box::new(person), Some(new_transcript(spec, &path)?)),
+        None => (Box::new(person), None),
+    })
+}
+
 /// A fresh transcript file holding the spec's header line.
 pub fn new_transcript(spec: &Spec, path: &Path) -> Result<Transcript, Error> {
     let mut f = std::fs::File::create(path).map_err(io_error(path))?;
@@ -340,37 +386,9 @@ fn execute_at<T: Scalar>(spec: &Spec, mode: Mode) -> Result<Value, Error> {
             }
         }
         Mode::Ask { transcript: file } => {
-            let person = Person::new(zeta.clone());
-            match file {
-                Some(path) if path.exists() => {
-                    let (recorded_spec, records) = read_transcript(&path)?;
-                    if recorded_spec.as_ref() != Some(spec) {
-                        return Err(Error::invalid(
-                            "transcript",
-                            format!(
-                                "{} was recorded for a different spec; use another file",
-                                path.display()
-                            ),
-                        ));
-                    }
-                    let f = std::fs::OpenOptions::new()
-                        .append(true)
-                        .open(&path)
-                        .map_err(io_error(&path))?;
-                    eprintln!(
-                        "resuming: {} answers already recorded in {}",
-                        records.len(),
-                        path.display()
-                    );
-                    transcript = Some(Transcript::appending_to(Box::new(f), records.len()));
-                    Box::new(ReplayThen::new(records, person))
-                }
-                Some(path) => {
-                    transcript = Some(new_transcript(spec, &path)?);
-                    Box::new(person)
-                }
-                None => Box::new(person),
-            }
+            let (oracle, t) = ask_oracle(spec, file, binary_person(zeta.clone()))?;
+            transcript = t;
+            oracle
         }
     };
     let mut oracle = counted(oracle, spec, transcript)?;
