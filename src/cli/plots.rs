@@ -7,6 +7,7 @@ use metric_elicitation::metric::binary::Lfpm;
 use metric_elicitation::oracle::Metric;
 use metric_elicitation::population::LogisticUniform;
 use metric_elicitation::Error;
+use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -24,8 +25,7 @@ fn lfpm(v: &[f64]) -> Option<Lfpm<f64>> {
 /// 003 Fig. 4: true and elicited LFPM along ∂C+ for Table 2's six rows.
 fn lfpm_figure(section: &Section, path: &Path) -> Result<(), String> {
     let pop = LogisticUniform::new(5.0).map_err(|e| e.to_string())?;
-    let root = SVGBackend::new(path, (1200, 720)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let root = canvas(path, (1200, 720))?;
     let rows: Vec<_> = section
         .rows
         .iter()
@@ -79,12 +79,7 @@ fn lfpm_figure(section: &Section, path: &Path) -> Result<(), String> {
                 .draw_series(LineSeries::new(vec![(x, 0.0), (x, top)], color))
                 .map_err(|e| e.to_string())?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| e.to_string())?;
+        legend(&mut chart)?;
     }
     root.present().map_err(|e| e.to_string())
 }
@@ -92,8 +87,7 @@ fn lfpm_figure(section: &Section, path: &Path) -> Result<(), String> {
 /// Thm. 2: worst error against ε_Ω (paper strategy, every adversary) and
 /// the smallest bound, one curve per ε.
 fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> {
-    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let root = canvas(path, (900, 560))?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
             "003 Thm. 2: worst ||m* - m^||inf vs eps_Omega (paper search), bound dashed",
@@ -154,19 +148,13 @@ fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> {
             .draw_series(DashedLineSeries::new(bounds, 6, 4, color.into()))
             .map_err(|e| e.to_string())?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| e.to_string())?;
+    legend(&mut chart)?;
     root.present().map_err(|e| e.to_string())
 }
 
 /// Lemma 2: max queries per strategy against log2(L/ε).
 fn queries_figure(section: &Section, path: &Path) -> Result<(), String> {
-    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let root = canvas(path, (900, 560))?;
     let top = section.rows.iter().map(|r| r.queries).max().unwrap_or(1) as f64 * 1.1;
     let right = section
         .rows
@@ -211,12 +199,7 @@ fn queries_figure(section: &Section, path: &Path) -> Result<(), String> {
         .map_err(|e| e.to_string())?
         .label("lower bound")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK));
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| e.to_string())?;
+    legend(&mut chart)?;
     root.present().map_err(|e| e.to_string())
 }
 
@@ -224,8 +207,7 @@ fn queries_figure(section: &Section, path: &Path) -> Result<(), String> {
 /// k and strategy; flat lines mean the bound's form holds with a k-free
 /// constant.
 fn constants_figure(section: &Section, path: &Path) -> Result<(), String> {
-    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let root = canvas(path, (900, 560))?;
     let top = section
         .rows
         .iter()
@@ -268,19 +250,13 @@ fn constants_figure(section: &Section, path: &Path) -> Result<(), String> {
             .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
             .map_err(|e| e.to_string())?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| e.to_string())?;
+    legend(&mut chart)?;
     root.present().map_err(|e| e.to_string())
 }
 
 /// 002: queries of each configuration against its lower bound.
 fn queries_002_figure(section: &Section, path: &Path) -> Result<(), String> {
-    let root = SVGBackend::new(path, (1000, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let root = canvas(path, (1000, 560))?;
     let n = section.rows.len() as f64;
     let top = section.rows.iter().map(|r| r.queries).max().unwrap_or(1) as f64 * 1.1;
     let mut chart = ChartBuilder::on(&root)
@@ -322,6 +298,31 @@ fn queries_002_figure(section: &Section, path: &Path) -> Result<(), String> {
         }
     }
     root.present().map_err(|e| e.to_string())
+}
+
+/// A white SVG canvas of `size` pixels at `path`.
+fn canvas(
+    path: &Path,
+    size: (u32, u32),
+) -> Result<DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, String> {
+    let root = SVGBackend::new(path, size).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    Ok(root)
+}
+
+/// The series legend, boxed, in the chart's default corner.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())
 }
 
 /// A figure: draws a section's rows into an SVG file.
