@@ -268,6 +268,27 @@ fn adversary<T: Scalar>(
     }
 }
 
+/// A theorem-check row: the largest observed error/rate ratio `worst` over
+/// `trials`, with the theorem's rate `scale` as its bound.
+fn constant_row<T: Scalar>(
+    table: &str,
+    label: String,
+    strategy: Strategy,
+    trials: usize,
+    max_queries: usize,
+    worst: f64,
+    scale: f64,
+) -> Row {
+    let mut row = Row::new(table, label, T::backend_name(), strategy.name());
+    row.trials = Some(trials);
+    row.queries = max_queries;
+    row.worst_ratio = Some(worst);
+    row.worst_error = Some(worst * scale);
+    row.bound = Some(scale);
+    row.error = worst * scale;
+    row
+}
+
 /// The population of the Thm. 1 check: softmax scores with slopes
 /// pᵢ = 30·i/(k − 1) on X ~ U[−1, 1], so that every face (1, i) of D is
 /// strictly convex except on plateaus narrower than ε/4 (002 Lemma 2 assumes
@@ -364,18 +385,15 @@ pub fn theorem1<T: Scalar>(sweep: &Sweep) -> Result<Vec<Row>> {
             worst = worst.max(ratio);
             worst_conditioned = worst_conditioned.max(ratio / kappa);
         }
-        let mut row = Row::new(
+        let mut row = constant_row::<T>(
             "002-thm1",
             format!("k={k}, eps_omega={}, {name}", f(&eps_omega)),
-            T::backend_name(),
-            strategy.name(),
+            strategy,
+            sweep.trials,
+            max_q,
+            worst,
+            scale,
         );
-        row.trials = Some(sweep.trials);
-        row.queries = max_q;
-        row.worst_ratio = Some(worst);
-        row.worst_error = Some(worst * scale);
-        row.bound = Some(scale);
-        row.error = worst * scale;
         row.note = format!(
             "constant = max ||a*-a^||inf/(eps + sqrt(eps_Omega)); divided by the conditioning kappa = max_i (a_1 + a_i)^2/a_1 it is {worst_conditioned:.3}; softmax population p_i = 30 i/(k-1); {excluded} trials with a_1 < 0.05 or a vertex optimum excluded"
         );
@@ -435,18 +453,15 @@ pub fn theorem2<T: Scalar>(sweep: &Sweep, general: bool) -> Result<Vec<Row>> {
             max_q = max_q.max(oracle.queries());
             worst = worst.max(f(&(truth - est.a).norm()) / scale);
         }
-        let mut row = Row::new(
+        let mut row = constant_row::<T>(
             table,
             format!("k={k} (q={q}), eps_omega={}, {name}", f(&eps_omega)),
-            T::backend_name(),
-            strategy.name(),
+            strategy,
+            sweep.trials,
+            max_q,
+            worst,
+            scale,
         );
-        row.trials = Some(sweep.trials);
-        row.queries = max_q;
-        row.worst_ratio = Some(worst);
-        row.worst_error = Some(worst * scale);
-        row.bound = Some(scale);
-        row.error = worst * scale;
         row.note = format!(
             "constant = max ||a*-a^||2/(sqrt(q)(eps + sqrt(eps_Omega/lambda))), lambda = {:.4}",
             f(s.radius())
