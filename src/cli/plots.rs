@@ -6,6 +6,7 @@ use metric_elicitation::geometry::binary::boundary_point;
 use metric_elicitation::metric::binary::Lfpm;
 use metric_elicitation::oracle::Metric;
 use metric_elicitation::population::LogisticUniform;
+use metric_elicitation::reproduce::Row;
 use metric_elicitation::Error;
 use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
@@ -233,12 +234,46 @@ fn constants_figure(section: &Section, path: &Path) -> Result<(), String> {
         .y_desc("constant")
         .draw()
         .map_err(|e| e.to_string())?;
-    for (name, color) in [("paper", RED), ("adaptive", BLUE), ("golden", GREEN)] {
+    // 002 Thm. 1 rows are "family, k=K, ..." with one series per family
+    // (worst over strategies); the other theorems' rows are "k=K ..." with
+    // one series per strategy.
+    let k_of = |row: &str| -> f64 {
+        row.split("k=")
+            .nth(1)
+            .and_then(|s| s.get(0..1))
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0.0)
+    };
+    type Pick = fn(&Row) -> Option<f64>;
+    let series: Vec<(String, RGBColor, Pick)> = if section.id == "002-thm1" {
+        vec![
+            ("pair-blocks".into(), RED, |r| r.worst_ratio),
+            ("pair-blocks-relative".into(), BLUE, |r| r.worst_ratio),
+            ("pair-blocks-relative / kappa".into(), MAGENTA, |r| {
+                r.conditioned_ratio
+            }),
+            ("softmax".into(), GREEN, |r| r.worst_ratio),
+        ]
+    } else {
+        vec![
+            ("paper".into(), RED, |r| r.worst_ratio),
+            ("adaptive".into(), BLUE, |r| r.worst_ratio),
+            ("golden".into(), GREEN, |r| r.worst_ratio),
+        ]
+    };
+    for (name, color, pick) in series {
+        let family = name.split(" / ").next().unwrap_or("").to_string();
         let mut by_k = std::collections::BTreeMap::new();
-        for r in section.rows.iter().filter(|r| r.search == name) {
-            let k: f64 = r.row.get(2..3).and_then(|s| s.parse().ok()).unwrap_or(0.0);
+        for r in section.rows.iter().filter(|r| {
+            if section.id == "002-thm1" {
+                r.row.split(", ").next() == Some(family.as_str())
+            } else {
+                r.search == name
+            }
+        }) {
+            let k = k_of(&r.row);
             let v = by_k.entry((k * 10.0) as i64).or_insert((k, 0f64));
-            v.1 = v.1.max(r.worst_ratio.unwrap_or(0.0));
+            v.1 = v.1.max(pick(r).unwrap_or(0.0));
         }
         let pts: Vec<(f64, f64)> = by_k.values().cloned().collect();
         chart

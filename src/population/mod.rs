@@ -10,17 +10,21 @@
 //! * [`MulticlassPopulation`] (002): restricted-Bayes-optimal diagonal
 //!   confusions on a face (k1, k2).
 //!   - [`LogisticMulticlass`]: 002 §6.1, by precision-generic quadrature;
-//!   - [`FiniteMulticlass`]: an n×k score matrix, O(log n) per query.
+//!   - [`FiniteMulticlass`]: an n×k score matrix, O(log n) per query;
+//!   - [`PairBlocks`]: k − 1 copies of the 003 App. A problem, one per
+//!     face (1, i), in closed form.
 
 mod binary_finite;
 mod binary_synthetic;
 mod multiclass;
+mod pair_blocks;
 
 pub use binary_finite::FiniteBinary;
 pub use binary_synthetic::LogisticUniform;
 pub use multiclass::{
     FiniteMulticlass, LogisticMulticlass, Memoized, MulticlassPopulation, ScoreFamily,
 };
+pub use pair_blocks::PairBlocks;
 
 use crate::oracle::QueryPoint;
 use crate::scalar::Scalar;

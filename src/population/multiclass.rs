@@ -27,7 +27,7 @@ pub trait MulticlassPopulation<T: Scalar> {
     fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>>;
 }
 
-fn check_face<T: Scalar>(k: usize, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<()> {
+pub(super) fn check_face<T: Scalar>(k: usize, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<()> {
     if k1 >= k || k2 >= k || k1 == k2 {
         return Err(Error::invalid(
             "face",

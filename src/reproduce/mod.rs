@@ -56,6 +56,15 @@ pub struct Row {
     /// Theorem rows: trials in which the bound was violated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub violations: Option<usize>,
+    /// 002 Thm. 1 rows: the largest error divided by the trial's own
+    /// instance bound (see `multiclass::dlpm_instance_bound`); ≤ 1 when every
+    /// trial met it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instance_ratio: Option<f64>,
+    /// 002 Thm. 1 rows: the constant with each trial divided by the
+    /// conditioning of Alg. 1's estimator (max(1, κ)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conditioned_ratio: Option<f64>,
     /// MPFR runs: ‖elicited − elicited at f64‖∞ for the same row.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub f64_difference: Option<f64>,
@@ -85,6 +94,8 @@ impl Row {
             worst_error: None,
             worst_ratio: None,
             violations: None,
+            instance_ratio: None,
+            conditioned_ratio: None,
             f64_difference: None,
             note: String::new(),
         }

@@ -8,7 +8,7 @@ use crate::geometry::sphere::{Sign, Sphere};
 use crate::oracle::{
     Adversary, AlwaysWrong, Counted, Noisy, PushAway, Scripted, SeededRandom, Simulated,
 };
-use crate::population::{LogisticMulticlass, Memoized, MulticlassPopulation};
+use crate::population::{LogisticMulticlass, Memoized, MulticlassPopulation, PairBlocks};
 use crate::reproduce::binary::ADVERSARIES;
 use crate::scalar::Scalar;
 use crate::search::{lower_bound, paper_queries, Strategy};
@@ -78,22 +78,52 @@ fn simplex<T: Scalar>(parts: &[i64]) -> DVector<T> {
     DVector::from_iterator(parts.len(), parts.iter().map(|p| T::ratio(*p, total)))
 }
 
-/// 002 Table 2: DLPM elicitation, ε = 0.01, on the §6.1 population.
+/// The §6.1 slopes with softmax scores ηᵢ ∝ e^{pᵢx} instead of
+/// 1/(1 + e^{pᵢx}): the smallest change to the §6.1 population under which
+/// every face (1, i) sweeps a*'s ratios of Table 2 (gᵢ/g₁ covers
+/// [e^{−(pᵢ−p₁)}, e^{pᵢ−p₁}], e.g. [0.14, 7.4] for the face (1, 2)), as
+/// 002's analysis of Alg. 1 assumes.
+///
+/// # Errors
+/// Only on internal failure.
+pub fn softmax_population<T: Scalar>(k: usize) -> Result<Memoized<LogisticMulticlass<T>, T>> {
+    Ok(Memoized::new(LogisticMulticlass::softmax(
+        slopes(k).into_iter().map(T::int).collect(),
+    )?))
+}
+
+/// 002 Table 2: DLPM elicitation, ε = 0.01, on the §6.1 population (rows
+/// 1–4) and on the same slopes with softmax scores (rows 1–4 again,
+/// [`softmax_population`]), where the paper's rows 2–4 are identifiable.
 ///
 /// # Errors
 /// Propagates elicitation failures.
 pub fn table2<T: Scalar>(strategy: Strategy) -> Result<Vec<Row>> {
+    let mut rows = table2_on(strategy, "", population::<T>)?;
+    rows.extend(table2_on(
+        strategy,
+        ", softmax scores",
+        softmax_population::<T>,
+    )?);
+    Ok(rows)
+}
+
+fn table2_on<T: Scalar>(
+    strategy: Strategy,
+    suffix: &str,
+    make: fn(usize) -> Result<Memoized<LogisticMulticlass<T>, T>>,
+) -> Result<Vec<Row>> {
     let eps = T::ratio(1, 100);
     let mut rows = Vec::new();
     for (i, (k, parts, paper)) in TABLE2.iter().enumerate() {
-        let pop = population::<T>(*k)?;
+        let pop = make(*k)?;
         let truth = simplex::<T>(parts);
         let t = truth.clone();
         let mut oracle = Counted::new(Simulated::new(move |d: &DVector<T>| t.dot(d)));
         let est = elicit_dlpm(&pop, &mut oracle, &eps, strategy)?;
         let mut row = vector_row(
             "002-table2",
-            format!("k={k}, row {}", i + 1),
+            format!("k={k}, row {}{suffix}", i + 1),
             strategy,
             &truth,
             &est.a,
@@ -253,6 +283,17 @@ impl Default for Sweep {
     }
 }
 
+impl Sweep {
+    /// The default sweep at three noise levels, ε_Ω ∈ {1e-6, 1e-4, 1e-3}, so
+    /// that the √ε_Ω rate of Thm. 1 is checked as well as the k-dependence.
+    pub fn noise_levels() -> Self {
+        Sweep {
+            eps_omega: vec![(1, 1_000_000), (1, 10_000), (1, 1_000)],
+            ..Sweep::default()
+        }
+    }
+}
+
 fn adversary<T: Scalar>(
     name: &str,
     rng: &mut ChaCha8Rng,
@@ -303,6 +344,202 @@ pub fn theorem1_population<T: Scalar>(k: usize) -> Result<Memoized<LogisticMulti
     Ok(Memoized::new(LogisticMulticlass::softmax(p)?))
 }
 
+/// The resolution G of [`FaceGrid`]: ν(m; 1, i) is tabulated at m = j/G.
+pub const FACE_GRID: i64 = 1024;
+
+/// ν(m; 1, i) tabulated at m = j/G (j = 0..=G, G = [`FACE_GRID`]) for every
+/// face (1, i) of a population: the exact face geometry from which
+/// [`dlpm_instance_bound`] computes what Thm. 1's O(·) hides for one a*.
+#[derive(Debug, Clone)]
+pub struct FaceGrid<T> {
+    /// `faces[i - 1][j]` = (d₁, dᵢ) of ν(j/G; 1, i).
+    faces: Vec<Vec<(T, T)>>,
+}
+
+impl<T: Scalar> FaceGrid<T> {
+    /// Tabulates every face (1, i) of `pop` (in parallel over faces).
+    ///
+    /// # Errors
+    /// Propagates population failures.
+    pub fn new<P: MulticlassPopulation<T> + Sync + ?Sized>(pop: &P) -> Result<Self> {
+        let faces: Vec<usize> = (1..pop.classes()).collect();
+        let faces = super::parallel_map(&faces, |&i| {
+            (0..=FACE_GRID)
+                .map(|j| {
+                    let d = nu(pop, &T::ratio(j, FACE_GRID), 0, i)?;
+                    Ok((d[0].clone(), d[i].clone()))
+                })
+                .collect::<Result<Vec<_>>>()
+        })?;
+        Ok(FaceGrid { faces })
+    }
+}
+
+/// What 002 Thm. 1's O(ε + √ε_Ω) amounts to for one a* on one population,
+/// derived from how Alg. 1 works rather than assumed:
+///
+/// 1. On face (1, i) the oracle compares ψ* = s·g(m), with s = a₁ + aᵢ and
+///    g(m) = m*·d₁(m) + (1 − m*)·dᵢ(m) (m* = a₁/s), so it may err only where
+///    g differs by less than ε_Ω/s.
+/// 2. The search then ends within ε of {m : g(m) ≥ g(m*) − c·ε_Ω/s}, with
+///    c = [`crate::fuzzing::noise_multiple`] of the strategy; that set's
+///    extent is read off the [`FaceGrid`] and widened by one grid step.
+/// 3. âᵢ = (1 − m̂ᵢ)/m̂ᵢ · â₁ followed by ℓ1-normalization is monotone in each
+///    m̂ᵢ, so the largest ‖a* − â‖∞ over the box of step 2 is at a corner
+///    (2^{k−1} of them).
+///
+/// Returns `None` when a box reaches m = 0 (aᵢ/a₁ unbounded: no finite
+/// bound). The face curvature g'' (smaller when other classes dilute the
+/// face) and the conditioning of aᵢ/a₁ enter through steps 2 and 3; these
+/// are the a*- and population-dependent factors the theorem's O(·) hides.
+///
+/// # Errors
+/// Propagates population failures.
+pub fn dlpm_instance_bound<T: Scalar, P: MulticlassPopulation<T> + ?Sized>(
+    pop: &P,
+    grid: &FaceGrid<T>,
+    truth: &DVector<T>,
+    eps: &T,
+    eps_omega: &T,
+    c: &T,
+) -> Result<Option<T>> {
+    let k = truth.len();
+    let one = T::int(1);
+    let step = T::ratio(1, FACE_GRID);
+    let mut boxes = Vec::with_capacity(k - 1);
+    for i in 1..k {
+        let s = truth[0].clone() + truth[i].clone();
+        let mstar = truth[0].clone() / s.clone();
+        let g = |d1: &T, di: &T| {
+            mstar.clone() * d1.clone() + (one.clone() - mstar.clone()) * di.clone()
+        };
+        let d = nu(pop, &mstar, 0, i)?;
+        let threshold = g(&d[0], &d[i]) - c.clone() * eps_omega.clone() / s;
+        let inside: Vec<usize> = grid.faces[i - 1]
+            .iter()
+            .enumerate()
+            .filter(|(_, (d1, di))| g(d1, di) >= threshold)
+            .map(|(j, _)| j)
+            .collect();
+        let (mut lo, mut hi) = (mstar.clone() - step.clone(), mstar.clone() + step.clone());
+        if let (Some(&first), Some(&last)) = (inside.first(), inside.last()) {
+            lo = lo.min(T::int(first as i64 - 1) * step.clone());
+            hi = hi.max(T::int(last as i64 + 1) * step.clone());
+        }
+        boxes.push((lo - eps.clone(), (hi + eps.clone()).min(one.clone())));
+    }
+    Ok(worst_corner(truth, &boxes))
+}
+
+/// The smallest and largest estimate that ShrinkInterval (the `paper` and
+/// `adaptive` strategies, which decide identically) can return on [0, 1]
+/// for the metric value `value(m)` against *every* oracle that answers
+/// correctly outside the band |ψ(x) − ψ(y)| < ε_Ω: a breadth-first walk
+/// over the reachable intervals, taking both answers to every in-band
+/// comparison. The quarter points are computed as the search computes
+/// them, so the walk visits exactly the search's probes.
+///
+/// # Errors
+/// Propagates failures of `value`.
+pub fn halving_reach<T: Scalar>(
+    eps: &T,
+    eps_omega: &T,
+    mut value: impl FnMut(&T) -> Result<T>,
+) -> Result<(T, T)> {
+    let mut frontier = vec![(T::int(0), T::int(1))];
+    let (mut lowest, mut highest): (Option<T>, Option<T>) = (None, None);
+    // Which answers to "is y strictly preferred to x?" an oracle may give.
+    let mut answers = |x: &T, y: &T| -> Result<(bool, bool)> {
+        let (fx, fy) = (value(x)?, value(y)?);
+        let truthful = fy > fx;
+        let free = (fx - fy).abs() < *eps_omega;
+        Ok((truthful || free, !truthful || free))
+    };
+    while !frontier.is_empty() {
+        let mut next: Vec<(T, T)> = Vec::new();
+        for (a, b) in frontier {
+            let mut w = b.clone() - a.clone();
+            if w <= *eps {
+                let m = (a + b) / T::int(2);
+                lowest = Some(lowest.map_or(m.clone(), |l| l.min(m.clone())));
+                highest = Some(highest.map_or(m.clone(), |h| h.max(m)));
+                continue;
+            }
+            w.mul_pow2_assign(-2);
+            let c = a.clone() + w.clone();
+            let d = c.clone() + w.clone();
+            let e = d.clone() + w;
+            let (yes2, no2) = answers(&c, &d)?;
+            let (yes3, no3) = answers(&d, &e)?;
+            let (yes4, no4) = answers(&e, &b)?;
+            if yes3 || yes4 {
+                next.push((d.clone(), b.clone()));
+            }
+            if yes2 && no3 && no4 {
+                next.push((c.clone(), e.clone()));
+            }
+            if no2 && no3 && no4 {
+                next.push((a.clone(), d));
+            }
+        }
+        next.sort_by(|x, y| {
+            (x.0.clone(), x.1.clone())
+                .partial_cmp(&(y.0.clone(), y.1.clone()))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        next.dedup();
+        frontier = next;
+    }
+    Ok((
+        lowest.unwrap_or_else(|| T::int(0)),
+        highest.unwrap_or_else(|| T::int(1)),
+    ))
+}
+
+/// The largest ‖a* − â‖∞ of 002 Alg. 1 when face (1, i) returns any m̂ᵢ in
+/// `boxes[i − 1]`: âᵢ = (1 − m̂ᵢ)/m̂ᵢ·â₁ with ℓ1-normalization is monotone in
+/// each m̂ᵢ, so the worst case is at one of the 2^{k−1} corners. `None` when
+/// a box reaches m = 0 (aᵢ/a₁ unbounded).
+fn worst_corner<T: Scalar>(truth: &DVector<T>, boxes: &[(T, T)]) -> Option<T> {
+    let k = truth.len();
+    let one = T::int(1);
+    if boxes.iter().any(|(lo, _)| *lo <= T::int(0)) {
+        return None;
+    }
+    let mut worst = T::int(0);
+    for mask in 0..(1usize << (k - 1)) {
+        let mut a = DVector::from_element(k, one.clone());
+        for (i, (lo, hi)) in boxes.iter().enumerate() {
+            let m = if mask >> i & 1 == 1 { hi } else { lo };
+            a[i + 1] = (one.clone() - m.clone()) / m.clone();
+        }
+        let total = a.sum();
+        worst = worst.max((a / total - truth).amax());
+    }
+    Some(worst)
+}
+
+/// The exact worst case of 002 Alg. 1 with the halving strategies over
+/// every ε_Ω-noisy oracle for a* on `pop`: [`halving_reach`] on each face
+/// (1, i) with the oracle's own metric ψ*(ν(m; 1, i)), then
+/// [`worst_corner`]. The faces are searched independently, so every corner
+/// is reached by some oracle and the bound is attained. `None` when a face
+/// can end at m̂ = 0.
+///
+/// # Errors
+/// Propagates population failures.
+pub fn dlpm_worst_case<T: Scalar, P: MulticlassPopulation<T> + ?Sized>(
+    pop: &P,
+    truth: &DVector<T>,
+    eps: &T,
+    eps_omega: &T,
+) -> Result<Option<T>> {
+    let boxes = (1..truth.len())
+        .map(|i| halving_reach(eps, eps_omega, |m| Ok(truth.dot(&nu(pop, m, 0, i)?))))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(worst_corner(truth, &boxes))
+}
+
 type Setting = (usize, (i64, i64), &'static str, Strategy);
 
 fn settings(sweep: &Sweep) -> Vec<Setting> {
@@ -329,25 +566,91 @@ fn settings(sweep: &Sweep) -> Vec<Setting> {
 /// # Errors
 /// Propagates elicitation failures.
 pub fn theorem1<T: Scalar>(sweep: &Sweep) -> Result<Vec<Row>> {
-    let eps = T::ratio(sweep.eps.0, sweep.eps.1);
-    let pops = sweep
+    let blocks = sweep
+        .ks
+        .iter()
+        .map(|&k| Ok(Memoized::new(PairBlocks::new(k, T::int(5))?)))
+        .collect::<Result<Vec<_>>>()?;
+    let mut rows = theorem1_on(sweep, "pair-blocks", &blocks, false)?;
+    rows.extend(theorem1_on(sweep, "pair-blocks-relative", &blocks, true)?);
+    let softmax = sweep
         .ks
         .iter()
         .map(|&k| theorem1_population::<T>(k))
         .collect::<Result<Vec<_>>>()?;
+    rows.extend(theorem1_on(sweep, "softmax", &softmax, false)?);
+    Ok(rows)
+}
+
+fn theorem1_on<T: Scalar, P: MulticlassPopulation<T> + Sync>(
+    sweep: &Sweep,
+    family: &str,
+    pops: &[P],
+    relative: bool,
+) -> Result<Vec<Row>> {
+    let eps = T::ratio(sweep.eps.0, sweep.eps.1);
+    // With `relative`, ε_Ω shrinks like a face's metric range: ψ differences
+    // on face (1, i) are at most (a₁ + aᵢ)·(mass of the face), about
+    // (2/k)·1/(k − 1) for uniform a*, so ε_Ω·2/(k(k − 1)) keeps the noise
+    // the same fraction of what the oracle compares for every k (and equal
+    // to ε_Ω at k = 2).
+    let noise = |k: usize, (on, od): (i64, i64)| {
+        if relative {
+            T::ratio(on, od * (k * (k - 1) / 2) as i64)
+        } else {
+            T::ratio(on, od)
+        }
+    };
+    let grids = pops
+        .iter()
+        .map(|p| FaceGrid::new(p))
+        .collect::<Result<Vec<_>>>()?;
+    // The same a* for every adversary and strategy of one k (adversaries
+    // draw from their own generator), uniform on the simplex.
+    let truths: Vec<Vec<DVector<T>>> = sweep
+        .ks
+        .iter()
+        .map(|&k| {
+            let mut rng = ChaCha8Rng::seed_from_u64(sweep.seed);
+            (0..sweep.trials)
+                .map(|_| {
+                    let raw: Vec<f64> = (0..k)
+                        .map(|_| -rng.random_range(1e-12..1.0f64).ln())
+                        .collect();
+                    let total: f64 = raw.iter().sum();
+                    DVector::from_iterator(k, raw.iter().map(|x| T::from_f64_exact(x / total)))
+                })
+                .collect()
+        })
+        .collect();
+    // The exact worst case of the halving strategies, once per (k, ε_Ω, a*).
+    let cells: Vec<(usize, (i64, i64))> = (0..sweep.ks.len())
+        .flat_map(|at| sweep.eps_omega.iter().map(move |&eo| (at, eo)))
+        .collect();
+    let worst_cases = super::parallel_map(&cells, |&(at, eo)| {
+        let eps_omega = noise(sweep.ks[at], eo);
+        truths[at]
+            .iter()
+            .map(|truth| dlpm_worst_case(&pops[at], truth, &eps, &eps_omega))
+            .collect::<Result<Vec<_>>>()
+    })?;
     super::parallel_map(&settings(sweep), |&(k, (on, od), name, strategy)| {
-        let pop = &pops[sweep.ks.iter().position(|&x| x == k).unwrap_or(0)];
-        let eps_omega = T::ratio(on, od);
-        let scale = f(&eps) + f(&eps_omega).sqrt();
-        let mut rng = ChaCha8Rng::seed_from_u64(sweep.seed);
+        let at = sweep.ks.iter().position(|&x| x == k).unwrap_or(0);
+        let (pop, grid) = (&pops[at], &grids[at]);
+        let cell = cells
+            .iter()
+            .position(|&(a, eo)| a == at && eo == (on, od))
+            .unwrap_or(0);
+        let c = T::from_f64_exact(crate::fuzzing::noise_multiple(strategy));
+        let eps_omega = noise(k, (on, od));
+        // The theorem's rate at the nominal ε_Ω (for `relative`, the one
+        // k = 2 uses), so that constants compare across k.
+        let scale = f(&eps) + f(&T::ratio(on, od)).sqrt();
+        let mut rng = ChaCha8Rng::seed_from_u64(sweep.seed ^ 0x5eed);
         let (mut worst, mut excluded, mut max_q) = (0f64, 0usize, 0usize);
-        let mut worst_conditioned = 0f64;
-        for _ in 0..sweep.trials {
-            let raw: Vec<f64> = (0..k)
-                .map(|_| -rng.random_range(1e-12..1.0f64).ln())
-                .collect();
-            let total: f64 = raw.iter().sum();
-            let truth = DVector::from_iterator(k, raw.iter().map(|x| T::from_f64_exact(x / total)));
+        let (mut worst_instance, mut violations, mut unbounded) = (0f64, 0usize, 0usize);
+        let (mut largest_instance_constant, mut worst_conditioned) = (0f64, 0f64);
+        for (t, truth) in truths[at].iter().enumerate() {
             let mut identifiable = f(&truth[0]) >= 0.05;
             let mut optimum = DVector::from_element(k, T::int(0));
             for i in 1..k {
@@ -359,8 +662,8 @@ pub fn theorem1<T: Scalar>(sweep: &Sweep) -> Result<Vec<Row>> {
                 optimum = d;
             }
             let adv = adversary::<T>(name, &mut rng, optimum);
-            let t = truth.clone();
-            let metric = move |d: &DVector<T>| t.dot(d);
+            let truth_ = truth.clone();
+            let metric = move |d: &DVector<T>| truth_.dot(d);
             let mut oracle = Counted::new(Noisy::new(metric, eps_omega.clone(), adv)?);
             let est = match elicit_dlpm(pop, &mut oracle, &eps, strategy) {
                 Ok(est) => est,
@@ -371,31 +674,64 @@ pub fn theorem1<T: Scalar>(sweep: &Sweep) -> Result<Vec<Row>> {
                 Err(e) => return Err(e),
             };
             max_q = max_q.max(oracle.queries());
+            let error = f(&(truth - &est.a).amax());
+            let bound = if strategy == Strategy::Golden {
+                dlpm_instance_bound(pop, grid, truth, &eps, &eps_omega, &c)?
+            } else {
+                worst_cases[cell][t].clone()
+            };
+            match bound {
+                Some(bound) => {
+                    let bound = f(&bound);
+                    worst_instance = worst_instance.max(error / bound);
+                    largest_instance_constant = largest_instance_constant.max(bound / scale);
+                    if error > bound {
+                        violations += 1;
+                    }
+                }
+                None => unbounded += 1,
+            }
             if !identifiable {
                 excluded += 1;
                 continue;
             }
-            // âᵢ = (1 − m̂)/m̂ turns an error δ in m into about δ(a₁ + aᵢ)²/a₁
-            // in the normalized â: the conditioning κ of the trial.
+            worst = worst.max(error / scale);
+            // dâ/dm̂ᵢ for the face (1, i): âᵢ = (1 − m̂ᵢ)/m̂ᵢ·â₁ then
+            // ℓ1-normalization gives |∂âᵢ/∂m̂ᵢ| = (1 − aᵢ)(a₁ + aᵢ)²/a₁, which
+            // is exactly 1 for k = 2 and unbounded as a₁ → 0 for k ≥ 3.
             let a1 = f(&truth[0]);
             let kappa = (1..k)
-                .map(|i| (a1 + f(&truth[i])).powi(2) / a1)
-                .fold(1.0, f64::max);
-            let ratio = f(&(truth - est.a).amax()) / scale;
-            worst = worst.max(ratio);
-            worst_conditioned = worst_conditioned.max(ratio / kappa);
+                .map(|i| (1.0 - f(&truth[i])) * (a1 + f(&truth[i])).powi(2) / a1)
+                .fold(0.0, f64::max);
+            worst_conditioned = worst_conditioned.max(error / scale / kappa.max(1.0));
         }
         let mut row = constant_row::<T>(
             "002-thm1",
-            format!("k={k}, eps_omega={}, {name}", f(&eps_omega)),
+            format!(
+                "{family}, k={k}, eps_omega={}, {name}",
+                f(&T::ratio(on, od))
+            ),
             strategy,
             sweep.trials,
             max_q,
             worst,
             scale,
         );
+        row.violations = Some(violations);
+        row.instance_ratio = Some(worst_instance);
+        row.conditioned_ratio = Some(worst_conditioned);
+        let bound_kind = if strategy == Strategy::Golden {
+            format!(
+                "concave-face band, c = {}",
+                crate::fuzzing::noise_multiple(strategy)
+            )
+        } else {
+            "exact worst case over every eps_Omega-noisy oracle".to_string()
+        };
         row.note = format!(
-            "constant = max ||a*-a^||inf/(eps + sqrt(eps_Omega)); divided by the conditioning kappa = max_i (a_1 + a_i)^2/a_1 it is {worst_conditioned:.3}; softmax population p_i = 30 i/(k-1); {excluded} trials with a_1 < 0.05 or a vertex optimum excluded"
+            "eps_Omega used {:.3e}; instance bound ({bound_kind}): worst error/bound {worst_instance:.3}, {violations} violations, {unbounded} trials without a finite bound (a face can end at m^ = 0), largest bound/(eps + sqrt(eps_Omega)) {largest_instance_constant:.2}; constant divided by the conditioning max(1, kappa), kappa = max_i (1 - a_i)(a_1 + a_i)^2/a_1: {worst_conditioned:.2}; constant over the {} trials with a_1 >= 0.05 and no vertex optimum",
+            f(&eps_omega),
+            sweep.trials - excluded
         );
         Ok(row)
     })
