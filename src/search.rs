@@ -279,16 +279,125 @@ where
                 .rposition(|yes| *yes)
                 .map_or(0, |i| i + 1)
         };
-        match last_yes {
-            0 | 1 => std::mem::swap(&mut s.b, &mut d),
-            2 => {
+        match Shrink::from_last_yes(last_yes) {
+            Shrink::Left => std::mem::swap(&mut s.b, &mut d),
+            Shrink::Middle => {
                 std::mem::swap(&mut s.a, &mut c);
                 std::mem::swap(&mut s.b, &mut e);
             }
-            _ => std::mem::swap(&mut s.a, &mut d),
+            Shrink::Right => std::mem::swap(&mut s.a, &mut d),
         }
         s.steps += 1;
     }
+}
+
+/// How one ShrinkInterval halving ends (003 Alg. 1 lines 8–12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shrink {
+    /// b := d.
+    Left,
+    /// (a, b) := (c, e).
+    Middle,
+    /// a := d.
+    Right,
+}
+
+impl Shrink {
+    /// The outcome for L, the index (1-based) of the last "yes" among
+    /// A1..A4 after line 7's default order (0 when every answer is "no").
+    fn from_last_yes(last_yes: usize) -> Self {
+        match last_yes {
+            0 | 1 => Shrink::Left,
+            2 => Shrink::Middle,
+            _ => Shrink::Right,
+        }
+    }
+}
+
+/// The smallest and largest estimate that ShrinkInterval (the `paper` and
+/// `adaptive` strategies, which decide identically) can return on [0, 1]
+/// for the metric value `value(x)` against *every* oracle that answers
+/// correctly outside the band |f(x) − f(y)| < ε_Ω: a breadth-first walk
+/// over the reachable intervals, taking both answers to every in-band
+/// comparison and deciding each halving by the same rule as [`maximize`].
+/// The quarter points are computed as the search computes them, so the
+/// walk visits exactly the search's probes.
+///
+/// # Errors
+/// Propagates failures of `value`.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::search::halving_reach;
+/// let f = |x: &f64| -(x - 0.3f64).powi(2);
+/// let (lo, hi) = halving_reach(&0.01, &1e-3, |x| Ok(f(x))).unwrap();
+/// assert!(lo < 0.3 && 0.3 < hi);
+/// ```
+pub fn halving_reach<T: Scalar>(
+    eps: &T,
+    eps_omega: &T,
+    mut value: impl FnMut(&T) -> Result<T>,
+) -> Result<(T, T)> {
+    let mut frontier = vec![(T::int(0), T::int(1))];
+    let (mut lowest, mut highest): (Option<T>, Option<T>) = (None, None);
+    // Which answers to "is y strictly preferred to x?" an oracle may give.
+    let mut answers = |x: &T, y: &T| -> Result<(bool, bool)> {
+        let (fx, fy) = (value(x)?, value(y)?);
+        let truthful = fy > fx;
+        let free = (fx - fy).abs() < *eps_omega;
+        Ok((truthful || free, !truthful || free))
+    };
+    while !frontier.is_empty() {
+        let mut next: Vec<(T, T)> = Vec::new();
+        for (a, b) in frontier {
+            let mut w = b.clone() - a.clone();
+            if w <= *eps {
+                let m = (a + b) / T::int(2);
+                lowest = Some(lowest.map_or(m.clone(), |l| l.min(m.clone())));
+                highest = Some(highest.map_or(m.clone(), |h| h.max(m)));
+                continue;
+            }
+            w.mul_pow2_assign(-2);
+            let c = a.clone() + w.clone();
+            let d = c.clone() + w.clone();
+            let e = d.clone() + w;
+            // A2 = Ω(d, c), A3 = Ω(e, d), A4 = Ω(b, e); A1 never matters.
+            let (yes2, no2) = answers(&c, &d)?;
+            let (yes3, no3) = answers(&d, &e)?;
+            let (yes4, no4) = answers(&e, &b)?;
+            let mut last_yes = Vec::with_capacity(3);
+            if yes4 {
+                last_yes.push(4);
+            }
+            if yes3 && no4 {
+                last_yes.push(3);
+            }
+            if yes2 && no3 && no4 {
+                last_yes.push(2);
+            }
+            if no2 && no3 && no4 {
+                last_yes.push(1);
+            }
+            for l in last_yes {
+                next.push(match Shrink::from_last_yes(l) {
+                    Shrink::Left => (a.clone(), d.clone()),
+                    Shrink::Middle => (c.clone(), e.clone()),
+                    Shrink::Right => (d.clone(), b.clone()),
+                });
+            }
+        }
+        next.sort_by(|x, y| {
+            (x.0.clone(), x.1.clone())
+                .partial_cmp(&(y.0.clone(), y.1.clone()))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        next.dedup();
+        frontier = next;
+    }
+    Ok((
+        lowest.unwrap_or_else(|| T::int(0)),
+        highest.unwrap_or_else(|| T::int(1)),
+    ))
 }
 
 /// Golden-section search: interior points x1 < x2 at the golden ratios; one

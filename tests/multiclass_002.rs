@@ -420,8 +420,7 @@ fn pair_blocks_faces_are_the_003_binary_face() {
 
 #[test]
 fn halving_reach_is_the_search_without_noise_and_covers_every_oracle() {
-    use metric_elicitation::reproduce::multiclass::halving_reach;
-    use metric_elicitation::search::maximize;
+    use metric_elicitation::search::{halving_reach, maximize};
     let f = |x: &f64| -(x - 0.3).powi(2);
     // No noise: one path, the search's own estimate.
     let (lo, hi) = halving_reach(&0.01, &0.0, |x| Ok(f(x))).unwrap();

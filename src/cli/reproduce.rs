@@ -161,20 +161,22 @@ fn verdict(id: &str, rows: &[Row]) -> String {
                     .iter()
                     .filter(|r| r.row.split(", ").next() == Some(family))
                     .collect();
+                // k -> (largest constant, largest constant / kappa)
                 let mut by_k = std::collections::BTreeMap::new();
                 for r in &mine {
                     let k = r.row.split(", ").nth(1).unwrap_or("").to_string();
-                    let v = by_k.entry(k).or_insert(0f64);
-                    *v = v.max(r.worst_ratio.unwrap_or(0.0));
+                    let v = by_k.entry(k).or_insert((0f64, 0f64));
+                    v.0 = v.0.max(r.worst_ratio.unwrap_or(0.0));
+                    v.1 = v.1.max(r.conditioned_ratio.unwrap_or(0.0));
                 }
-                let list: Vec<String> = by_k.iter().map(|(k, v)| format!("{k} {v:.1}")).collect();
-                let mut ks3 = std::collections::BTreeMap::new();
-                for r in &mine {
-                    let k = r.row.split(", ").nth(1).unwrap_or("").to_string();
-                    let v = ks3.entry(k).or_insert(0f64);
-                    *v = v.max(r.conditioned_ratio.unwrap_or(0.0));
-                }
-                let cond: Vec<String> = ks3.iter().map(|(k, v)| format!("{k} {v:.1}")).collect();
+                let list: Vec<String> = by_k
+                    .iter()
+                    .map(|(k, v)| format!("{k} {:.1}", v.0))
+                    .collect();
+                let cond: Vec<String> = by_k
+                    .iter()
+                    .map(|(k, v)| format!("{k} {:.1}", v.1))
+                    .collect();
                 let instance = mine
                     .iter()
                     .filter_map(|r| r.instance_ratio)

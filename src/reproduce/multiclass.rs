@@ -11,7 +11,7 @@ use crate::oracle::{
 use crate::population::{LogisticMulticlass, Memoized, MulticlassPopulation, PairBlocks};
 use crate::reproduce::binary::ADVERSARIES;
 use crate::scalar::Scalar;
-use crate::search::{lower_bound, paper_queries, Strategy};
+use crate::search::{halving_reach, lower_bound, paper_queries, Strategy};
 use nalgebra::DVector;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -429,71 +429,6 @@ pub fn dlpm_instance_bound<T: Scalar, P: MulticlassPopulation<T> + ?Sized>(
         boxes.push((lo - eps.clone(), (hi + eps.clone()).min(one.clone())));
     }
     Ok(worst_corner(truth, &boxes))
-}
-
-/// The smallest and largest estimate that ShrinkInterval (the `paper` and
-/// `adaptive` strategies, which decide identically) can return on [0, 1]
-/// for the metric value `value(m)` against *every* oracle that answers
-/// correctly outside the band |ψ(x) − ψ(y)| < ε_Ω: a breadth-first walk
-/// over the reachable intervals, taking both answers to every in-band
-/// comparison. The quarter points are computed as the search computes
-/// them, so the walk visits exactly the search's probes.
-///
-/// # Errors
-/// Propagates failures of `value`.
-pub fn halving_reach<T: Scalar>(
-    eps: &T,
-    eps_omega: &T,
-    mut value: impl FnMut(&T) -> Result<T>,
-) -> Result<(T, T)> {
-    let mut frontier = vec![(T::int(0), T::int(1))];
-    let (mut lowest, mut highest): (Option<T>, Option<T>) = (None, None);
-    // Which answers to "is y strictly preferred to x?" an oracle may give.
-    let mut answers = |x: &T, y: &T| -> Result<(bool, bool)> {
-        let (fx, fy) = (value(x)?, value(y)?);
-        let truthful = fy > fx;
-        let free = (fx - fy).abs() < *eps_omega;
-        Ok((truthful || free, !truthful || free))
-    };
-    while !frontier.is_empty() {
-        let mut next: Vec<(T, T)> = Vec::new();
-        for (a, b) in frontier {
-            let mut w = b.clone() - a.clone();
-            if w <= *eps {
-                let m = (a + b) / T::int(2);
-                lowest = Some(lowest.map_or(m.clone(), |l| l.min(m.clone())));
-                highest = Some(highest.map_or(m.clone(), |h| h.max(m)));
-                continue;
-            }
-            w.mul_pow2_assign(-2);
-            let c = a.clone() + w.clone();
-            let d = c.clone() + w.clone();
-            let e = d.clone() + w;
-            let (yes2, no2) = answers(&c, &d)?;
-            let (yes3, no3) = answers(&d, &e)?;
-            let (yes4, no4) = answers(&e, &b)?;
-            if yes3 || yes4 {
-                next.push((d.clone(), b.clone()));
-            }
-            if yes2 && no3 && no4 {
-                next.push((c.clone(), e.clone()));
-            }
-            if no2 && no3 && no4 {
-                next.push((a.clone(), d));
-            }
-        }
-        next.sort_by(|x, y| {
-            (x.0.clone(), x.1.clone())
-                .partial_cmp(&(y.0.clone(), y.1.clone()))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
-        next.dedup();
-        frontier = next;
-    }
-    Ok((
-        lowest.unwrap_or_else(|| T::int(0)),
-        highest.unwrap_or_else(|| T::int(1)),
-    ))
 }
 
 /// The largest ‖a* − â‖∞ of 002 Alg. 1 when face (1, i) returns any m̂ᵢ in
