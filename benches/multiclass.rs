@@ -9,8 +9,8 @@
 //!   face, O(log n), and one whole DLPM elicitation on prepared faces.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use metric_elicitation::elicit::lpme::{lpme, LpmeSettings, Orthant};
-use metric_elicitation::elicit::multiclass::elicit_dlpm;
+use metric_elicitation::elicit::lpme::{lpme, AngleOrder, LpmeSettings, Orthant};
+use metric_elicitation::elicit::multiclass::{elicit_dlpm, DlpmSettings};
 use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::oracle::Simulated;
 use metric_elicitation::population::{FiniteMulticlass, MulticlassPopulation};
@@ -30,6 +30,8 @@ fn lpme_bench(c: &mut Criterion) {
         strategy: Strategy::Paper,
         cycles: 4,
         orthant: Orthant::Detect,
+        order: AngleOrder::Paper,
+        stop_early: false,
     };
     c.bench_function("lpme/q12", |b| {
         b.iter(|| {
@@ -78,9 +80,13 @@ fn dlpm_bench(c: &mut Criterion) {
             let t = truth.clone();
             let mut oracle = Simulated::new(move |d: &DVector<f64>| t.dot(d));
             black_box(
-                elicit_dlpm(&pop, &mut oracle, &0.01, Strategy::Paper)
-                    .unwrap()
-                    .queries,
+                elicit_dlpm(
+                    &pop,
+                    &mut oracle,
+                    &DlpmSettings::paper(0.01, Strategy::Paper),
+                )
+                .unwrap()
+                .queries,
             )
         })
     });

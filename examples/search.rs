@@ -30,7 +30,7 @@ fn main() -> Result<()> {
     for strategy in Strategy::ALL {
         let mut oracle = Counted::new(Simulated::new(metric));
         let out = maximize(0.0, 1.0, eps, strategy, |x, y| {
-            Ok(oracle.compare(x, y)?.prefers_first)
+            Ok(oracle.compare(x, y)?.preference)
         })?;
         println!(
             "{:<9} {:<13} {:>8} {:>14.3e}",
@@ -51,7 +51,7 @@ fn main() -> Result<()> {
         for (name, adversary) in adversaries {
             let mut oracle = Counted::new(Noisy::new(metric, eps_omega, adversary)?);
             let out = maximize(0.0, 1.0, eps, strategy, |x, y| {
-                Ok(oracle.compare(x, y)?.prefers_first)
+                Ok(oracle.compare(x, y)?.preference)
             })?;
             println!(
                 "{:<9} {:<13} {:>8} {:>14.3e}   ({} of the answers in the eps_Omega = {eps_omega:e} band)",
@@ -75,7 +75,7 @@ fn high_precision() -> Result<()> {
     let eps = M::decode("1e-40")?;
     let mut oracle = Counted::new(Simulated::new(|x: &M| -(x.clone() - peak.clone()).abs()));
     let out = maximize(M::int(0), M::int(1), eps, Strategy::Paper, |x, y| {
-        Ok(oracle.compare(x, y)?.prefers_first)
+        Ok(oracle.compare(x, y)?.preference)
     })?;
     println!(
         "\nmpfr:256, paper, eps = 1e-40: {} queries, stop {:?}, |x* - x^| = {:.3e}",
@@ -85,7 +85,7 @@ fn high_precision() -> Result<()> {
     );
     let mut oracle = Counted::new(Simulated::new(|x: &f64| -(x - 1.0 / 3.0).abs()));
     let out = maximize(0.0, 1.0, 1e-40, Strategy::Paper, |x, y| {
-        Ok(oracle.compare(x, y)?.prefers_first)
+        Ok(oracle.compare(x, y)?.preference)
     })?;
     println!(
         "f64,      paper, eps = 1e-40: {} queries, stop {:?} (interval width {:.3e})",

@@ -90,7 +90,7 @@ pub fn search_noisy(data: &[u8]) -> Result<(), String> {
     let mut oracle = Noisy::new(&metric, eps_omega, Scripted::new(case.script.clone()))
         .map_err(|e| format!("valid noise rejected: {e}"))?;
     let result = maximize(0.0, 1.0, eps, strategy, |x, y| {
-        Ok(oracle.compare(x, y)?.prefers_first)
+        Ok(oracle.compare(x, y)?.preference)
     });
     let out = match result {
         Ok(out) => out,
@@ -125,7 +125,7 @@ pub fn search_noisy(data: &[u8]) -> Result<(), String> {
 /// A message describing the disagreement.
 #[cfg(feature = "mpfr")]
 pub fn search_diff_f64_mpfr(data: &[u8]) -> Result<(), String> {
-    use crate::oracle::Adversary;
+    use crate::oracle::{Adversary, Preference};
     use crate::scalar::{Backend, Mpfr, Scalar};
     type M = Mpfr<256>;
     let Ok((strategy, eps_byte, script)) =
@@ -141,7 +141,7 @@ pub fn search_diff_f64_mpfr(data: &[u8]) -> Result<(), String> {
     let mut a = Scripted::new(long.clone());
     let mut b = Scripted::new(long);
     let f = maximize(0.0, 1.0, eps, strategy, |x: &f64, y: &f64| {
-        Adversary::<f64>::answer(&mut a, x, y, true)
+        Adversary::<f64>::answer(&mut a, x, y, Preference::First)
     })
     .map_err(|e| format!("f64 failed: {e}"))?;
     let m = maximize(
@@ -149,7 +149,7 @@ pub fn search_diff_f64_mpfr(data: &[u8]) -> Result<(), String> {
         M::int(1),
         M::from_f64_exact(eps),
         strategy,
-        |x: &M, y: &M| Adversary::<M>::answer(&mut b, x, y, true),
+        |x: &M, y: &M| Adversary::<M>::answer(&mut b, x, y, Preference::First),
     )
     .map_err(|e| format!("mpfr failed: {e}"))?;
     if f.queries != m.queries {

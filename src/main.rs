@@ -4,9 +4,9 @@
 mod cli;
 
 use clap::{Parser, Subcommand};
-use cli::reproduce::{self, Options};
 use cli::run::{execute, read_transcript, Mode};
 use cli::spec::Spec;
+use metric_elicitation::reproduce::{self, Options};
 use metric_elicitation::search::Strategy;
 use metric_elicitation::Error;
 use std::path::PathBuf;
@@ -124,14 +124,12 @@ fn run(command: Command) -> Result<(), Error> {
             trials,
             seed,
         } => {
-            for family in &only {
-                if !reproduce::FAMILIES.iter().any(|f| family.starts_with(f)) {
+            let known = reproduce::ids();
+            for name in &only {
+                if !known.iter().any(|id| id.starts_with(name.as_str())) {
                     return Err(Error::invalid(
                         "--only",
-                        format!(
-                            "unknown family {family:?} (known: {})",
-                            reproduce::FAMILIES.join(", ")
-                        ),
+                        format!("no table or family {name:?} (known: {})", known.join(", ")),
                     ));
                 }
             }
@@ -141,45 +139,52 @@ fn run(command: Command) -> Result<(), Error> {
             let search: Strategy = search.parse()?;
             let options = Options {
                 only,
-                out,
-                precision,
                 search,
                 trials,
                 seed,
             };
-            reproduce_at_precision(&options)
+            let command = format!(
+                "elicit reproduce --precision {precision} --search {} --trials {trials} --seed {seed}",
+                search.name()
+            );
+            reproduce_at_precision(&options, &precision, &out, &command)
         }
     }
 }
 
-fn reproduce_at_precision(o: &Options) -> Result<(), Error> {
-    let sections = match o.precision.as_str() {
-        "f64" => reproduce::run_at::<f64>(o)?,
+fn reproduce_at_precision(
+    o: &Options,
+    precision: &str,
+    out: &std::path::Path,
+    command: &str,
+) -> Result<(), Error> {
+    let sections = match precision {
+        "f64" => cli::reproduce::run_at::<f64>(o)?,
         other => mpfr_sections(o, other)?,
     };
-    std::fs::create_dir_all(&o.out).map_err(|e| Error::Io {
-        path: o.out.display().to_string(),
+    std::fs::create_dir_all(out).map_err(|e| Error::Io {
+        path: out.display().to_string(),
         message: e.to_string(),
     })?;
     let write = |name: &str, text: String| {
-        let path = o.out.join(name);
+        let path = out.join(name);
         std::fs::write(&path, text).map_err(|e| Error::Io {
             path: path.display().to_string(),
             message: e.to_string(),
         })
     };
-    write("report.md", reproduce::report(&sections, o))?;
+    write("report.md", reproduce::report(&sections, command))?;
     let rows: Vec<_> = sections.iter().flat_map(|s| s.rows.iter()).collect();
     write(
         "results.json",
         serde_json::to_string_pretty(&rows)
             .map_err(|e| Error::invalid("results", e.to_string()))?,
     )?;
-    let figures = cli::plots::figures(&sections, &o.out)?;
+    let figures = reproduce::figures(&sections, out)?;
     print!("{}", reproduce::summary(&sections));
     println!(
         "wrote {}/report.md, results.json and {} figures",
-        o.out.display(),
+        out.display(),
         figures.len()
     );
     Ok(())
@@ -189,11 +194,11 @@ fn reproduce_at_precision(o: &Options) -> Result<(), Error> {
 fn mpfr_sections(o: &Options, precision: &str) -> Result<Vec<reproduce::Section>, Error> {
     use metric_elicitation::scalar::Mpfr;
     match precision {
-        "mpfr:64" => reproduce::run_at::<Mpfr<64>>(o),
-        "mpfr:128" => reproduce::run_at::<Mpfr<128>>(o),
-        "mpfr:256" => reproduce::run_at::<Mpfr<256>>(o),
-        "mpfr:512" => reproduce::run_at::<Mpfr<512>>(o),
-        "mpfr:1024" => reproduce::run_at::<Mpfr<1024>>(o),
+        "mpfr:64" => cli::reproduce::run_at::<Mpfr<64>>(o),
+        "mpfr:128" => cli::reproduce::run_at::<Mpfr<128>>(o),
+        "mpfr:256" => cli::reproduce::run_at::<Mpfr<256>>(o),
+        "mpfr:512" => cli::reproduce::run_at::<Mpfr<512>>(o),
+        "mpfr:1024" => cli::reproduce::run_at::<Mpfr<1024>>(o),
         other => Err(Error::invalid(
             "--precision",
             format!("{other:?} is not f64 or mpfr:64|128|256|512|1024"),

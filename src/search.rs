@@ -29,6 +29,7 @@
 //! constant c checked per strategy.
 
 use crate::error::{Error, Result};
+use crate::oracle::Preference;
 use crate::scalar::Scalar;
 
 /// How the interval is shrunk.
@@ -105,6 +106,70 @@ pub struct Outcome<T> {
     pub steps: usize,
     /// Why the search stopped.
     pub stop: Stop,
+    /// Where the maximizers of every unimodal function that agrees with all
+    /// the answers lie ([`Consistent`]): the honest uncertainty, which is
+    /// wider than [`Outcome::lo`]..[`Outcome::hi`] when ties ("indifferent")
+    /// left the search's default order to decide.
+    pub consistent: Consistent<T>,
+    /// Answers that preferred neither point (ties between distinct probes).
+    pub ties: usize,
+}
+
+/// The set of maximizer locations consistent with a search's answers.
+///
+/// Each strict answer between probes u < v says where no maximizer of a
+/// unimodal (quasiconcave: non-decreasing, then non-increasing) function can
+/// be: "u preferred" puts every maximizer below v, "v preferred" above u. A
+/// tie says nothing (a plateau can lie on either side of the peak). The
+/// intersection of these half-lines with the search interval is the set of
+/// every maximizer of every unimodal function that gives the same answers;
+/// with an exact oracle it always contains the true maximizers, plateaus
+/// included.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Consistent<T> {
+    /// Every maximizer lies in [lo, hi].
+    Interval {
+        /// Lower end.
+        lo: T,
+        /// Upper end.
+        hi: T,
+    },
+    /// No unimodal function gives these answers (a noisy oracle answered
+    /// against itself); the strict answers imply a maximizer above `above`
+    /// and below `below` < `above`.
+    Contradictory {
+        /// The largest lower limit implied.
+        above: T,
+        /// The smallest upper limit implied.
+        below: T,
+    },
+}
+
+impl<T: Scalar> Consistent<T> {
+    /// The interval's width, or `None` when the answers contradict each
+    /// other.
+    pub fn width(&self) -> Option<T> {
+        match self {
+            Consistent::Interval { lo, hi } => Some(hi.clone() - lo.clone()),
+            Consistent::Contradictory { .. } => None,
+        }
+    }
+
+    /// Whether `x` lies in the consistent interval.
+    pub fn contains(&self, x: &T) -> bool {
+        match self {
+            Consistent::Interval { lo, hi } => lo <= x && x <= hi,
+            Consistent::Contradictory { .. } => false,
+        }
+    }
+
+    /// The bounds (lo, hi) implied, crossed (lo > hi) when contradictory.
+    pub fn bounds(&self) -> (T, T) {
+        match self {
+            Consistent::Interval { lo, hi } => (lo.clone(), hi.clone()),
+            Consistent::Contradictory { above, below } => (above.clone(), below.clone()),
+        }
+    }
 }
 
 /// Validates a tolerance ε: finite and strictly positive.
@@ -137,7 +202,13 @@ pub fn check_interval<T: Scalar>(lo: &T, hi: &T) -> Result<()> {
 }
 
 /// Finds the maximizer of a unimodal function on `[lo, hi]` to width `eps`,
-/// asking only `prefers(x, y)` = "is x strictly preferred to y?".
+/// asking only `prefers(x, y)` = "which of x, y is preferred?".
+///
+/// `prefers` returns a [`Preference`], or a `bool` read strictly (`true`:
+/// x preferred, `false`: y preferred; a binary oracle that never reports
+/// ties). Every strategy decides by the papers' binary reading
+/// ([`Preference::prefers_first`]: a tie answers "no"); ties only widen
+/// [`Outcome::consistent`].
 ///
 /// To minimize, pass the comparison with its arguments swapped (003 Alg. 2:
 /// "check C ≺ C′ whenever Algorithm 1 checks C ≻ C′").
@@ -154,40 +225,40 @@ pub fn check_interval<T: Scalar>(lo: &T, hi: &T) -> Result<()> {
 /// let f = |x: &f64| -(x - 0.3).powi(2);
 /// let out = maximize(0.0, 1.0, 0.01, Strategy::Paper, |x, y| Ok(f(x) > f(y))).unwrap();
 /// assert!(out.lo <= 0.3 && 0.3 <= out.hi);
+/// assert!(out.consistent.contains(&0.3));
 /// assert_eq!(out.queries, 4 * 7); // 4·⌈log2(1/0.01)⌉
 /// assert_eq!(out.stop, Stop::Converged);
 /// ```
-pub fn maximize<T, F>(
-    lo: T,
-    hi: T,
-    eps: T,
-    strategy: Strategy,
-    mut prefers: F,
-) -> Result<Outcome<T>>
+pub fn maximize<T, F, R>(lo: T, hi: T, eps: T, strategy: Strategy, prefers: F) -> Result<Outcome<T>>
 where
     T: Scalar,
-    F: FnMut(&T, &T) -> Result<bool>,
+    F: FnMut(&T, &T) -> Result<R>,
+    R: Into<Preference>,
 {
     check_epsilon(&eps)?;
     check_interval(&lo, &hi)?;
+    let mut prefers = prefers;
     let mut state = State {
-        a: lo,
-        b: hi,
-        queries: 0,
+        a: lo.clone(),
+        b: hi.clone(),
         steps: 0,
+        asked: Asked {
+            queries: 0,
+            above: lo,
+            below: hi,
+            ties: 0,
+        },
     };
+    let mut ask = |x: &T, y: &T| prefers(x, y).map(Into::into);
     let stop = match strategy {
-        Strategy::Paper | Strategy::Adaptive => halving(
-            &mut state,
-            &eps,
-            strategy == Strategy::Adaptive,
-            &mut prefers,
-        ),
-        Strategy::Golden => golden(&mut state, &eps, &mut prefers),
+        Strategy::Paper | Strategy::Adaptive => {
+            halving(&mut state, &eps, strategy == Strategy::Adaptive, &mut ask)
+        }
+        Strategy::Golden => golden(&mut state, &eps, &mut ask),
     };
     let stop = stop.map_err(|source| Error::Interrupted {
         procedure: format!("{} search", strategy.name()),
-        queries: state.queries,
+        queries: state.asked.queries,
         progress: format!(
             "interval [{}, {}] after {} steps",
             state.a, state.b, state.steps
@@ -196,31 +267,78 @@ where
     })?;
     let two = T::int(2);
     let estimate = (state.a.clone() + state.b.clone()) / two;
+    let Asked {
+        queries,
+        above,
+        below,
+        ties,
+    } = state.asked;
+    let consistent = if above <= below {
+        Consistent::Interval {
+            lo: above,
+            hi: below,
+        }
+    } else {
+        Consistent::Contradictory { above, below }
+    };
     Ok(Outcome {
         lo: state.a,
         hi: state.b,
         estimate,
-        queries: state.queries,
+        queries,
         steps: state.steps,
         stop,
+        consistent,
+        ties,
     })
 }
 
 struct State<T> {
     a: T,
     b: T,
-    queries: usize,
     steps: usize,
+    asked: Asked<T>,
 }
 
-/// Asks one comparison and counts it.
-fn ask<T, F>(queries: &mut usize, f: &mut F, x: &T, y: &T) -> Result<bool>
-where
-    F: FnMut(&T, &T) -> Result<bool>,
-{
-    let answer = f(x, y)?;
-    *queries += 1;
-    Ok(answer)
+/// What the answers so far say.
+struct Asked<T> {
+    queries: usize,
+    /// Every maximizer lies at or above this (from strict answers).
+    above: T,
+    /// Every maximizer lies at or below this.
+    below: T,
+    /// Answers that preferred neither point.
+    ties: usize,
+}
+
+impl<T: Scalar> Asked<T> {
+    /// Asks Ω(x, y), counts it, and narrows the consistent set: with
+    /// u < v the two probes, "u preferred" puts every maximizer at or below
+    /// v, "v preferred" at or above u. Returns the papers' binary reading
+    /// (x strictly preferred).
+    fn ask<F>(&mut self, f: &mut F, x: &T, y: &T) -> Result<bool>
+    where
+        F: FnMut(&T, &T) -> Result<Preference>,
+    {
+        let answer = f(x, y)?;
+        self.queries += 1;
+        let (lower_preferred, (u, v)) = match answer {
+            Preference::Indifferent => {
+                self.ties += 1;
+                return Ok(false);
+            }
+            Preference::First => (x < y, if x < y { (x, y) } else { (y, x) }),
+            Preference::Second => (y < x, if x < y { (x, y) } else { (y, x) }),
+        };
+        if lower_preferred {
+            if *v < self.below {
+                self.below.clone_from(v);
+            }
+        } else if *u > self.above {
+            self.above.clone_from(u);
+        }
+        Ok(answer == Preference::First)
+    }
 }
 
 /// ShrinkInterval (003 Alg. 1 lines 4–12). Answers, each "the later point
@@ -240,7 +358,7 @@ where
 fn halving<T, F>(s: &mut State<T>, eps: &T, adaptive: bool, f: &mut F) -> Result<Stop>
 where
     T: Scalar,
-    F: FnMut(&T, &T) -> Result<bool>,
+    F: FnMut(&T, &T) -> Result<Preference>,
 {
     let (mut w, mut c, mut d, mut e) = (T::zero(), T::zero(), T::zero(), T::zero());
     let fine = rounding_scale(&s.a, &s.b);
@@ -257,11 +375,11 @@ where
         if near_resolution && !(s.a < c && c < d && d < e && e < s.b) {
             return Ok(Stop::Resolution);
         }
-        let q = &mut s.queries;
+        let q = &mut s.asked;
         // The index of the last "yes" among A2..A4, or ≤ 1.
         let last_yes = if adaptive {
-            let a2 = ask(q, f, &d, &c)?;
-            if ask(q, f, &e, &d)? || ask(q, f, &s.b, &e)? {
+            let a2 = q.ask(f, &d, &c)?;
+            if q.ask(f, &e, &d)? || q.ask(f, &s.b, &e)? {
                 3
             } else if a2 {
                 2
@@ -270,10 +388,10 @@ where
             }
         } else {
             // The paper poses all four queries before deciding (line 6).
-            let a1 = ask(q, f, &c, &s.a)?;
-            let a2 = ask(q, f, &d, &c)?;
-            let a3 = ask(q, f, &e, &d)?;
-            let a4 = ask(q, f, &s.b, &e)?;
+            let a1 = q.ask(f, &c, &s.a)?;
+            let a2 = q.ask(f, &d, &c)?;
+            let a3 = q.ask(f, &e, &d)?;
+            let a4 = q.ask(f, &s.b, &e)?;
             [a1, a2, a3, a4]
                 .iter()
                 .rposition(|yes| *yes)
@@ -407,7 +525,7 @@ pub fn halving_reach<T: Scalar>(
 fn golden<T, F>(s: &mut State<T>, eps: &T, f: &mut F) -> Result<Stop>
 where
     T: Scalar,
-    F: FnMut(&T, &T) -> Result<bool>,
+    F: FnMut(&T, &T) -> Result<Preference>,
 {
     let r = inverse_golden_ratio::<T>();
     let one_minus_r = T::int(1) - r.clone();
@@ -446,7 +564,7 @@ where
         if near_resolution && !(s.a < x1 && x1 < x2 && x2 < s.b) {
             return Ok(Stop::Resolution);
         }
-        if ask(&mut s.queries, f, &x2, &x1)? {
+        if s.asked.ask(f, &x2, &x1)? {
             // Keep [x1, b]; the old x2 becomes the new x1.
             std::mem::swap(&mut s.a, &mut x1);
             std::mem::swap(&mut x1, &mut x2);

@@ -3,7 +3,8 @@
 //! bad input. Run with `--nocapture` to see the tables.
 
 use metric_elicitation::elicit::lpme::{lpme, LpmeSettings, Orthant};
-use metric_elicitation::elicit::multiclass::{elicit_dlpm, nu};
+use metric_elicitation::elicit::multiclass::{elicit_dlpm, nu, DlpmSettings, Reference};
+use metric_elicitation::elicit::Cause;
 use metric_elicitation::geometry::sphere::{
     angles_from_unit, orthant_ranges, unit_from_angles, AngleSlice, Sign, Sphere,
 };
@@ -207,7 +208,7 @@ proptest! {
         let sphere = Sphere::new(DVector::from_element(truth.len(), 0.3), 0.05).unwrap();
         let t = truth.clone();
         let mut oracle = Simulated::new(move |z: &DVector<f64>| t.dot(z));
-        let settings = LpmeSettings { eps: 1e-4, strategy: Strategy::ALL[strategy], cycles: 6, orthant: Orthant::Detect };
+        let settings = LpmeSettings::paper(1e-4, Strategy::ALL[strategy], 6);
         let est = lpme(&sphere, &mut oracle, &settings).unwrap();
         for (s, x) in est.signs.iter().zip(truth.iter()) {
             prop_assert_eq!(*s == Sign::Positive, *x > 0.0);
@@ -302,10 +303,8 @@ fn bad_input_gets_typed_errors() {
     let sphere = Sphere::new(DVector::from_element(3, 0.1), 0.05).unwrap();
     let mut oracle = Simulated::new(|z: &DVector<f64>| z.sum());
     let bad = |cycles, orthant| LpmeSettings {
-        eps: 0.01,
-        strategy: Strategy::Paper,
-        cycles,
         orthant,
+        ..LpmeSettings::paper(0.01, Strategy::Paper, cycles)
     };
     assert!(lpme(&sphere, &mut oracle, &bad(0, Orthant::Detect)).is_err());
     assert!(lpme(
@@ -318,22 +317,55 @@ fn bad_input_gets_typed_errors() {
         lpme(
             &sphere,
             &mut oracle,
-            &LpmeSettings {
-                eps: -1.0,
-                strategy: Strategy::Paper,
-                cycles: 2,
-                orthant: Orthant::Detect
-            }
+            &LpmeSettings::paper(-1.0, Strategy::Paper, 2)
         ),
         Err(Error::InvalidEpsilon { .. })
     ));
-    // DLPM with a vanishing reference weight is reported, not divided by.
+    // DLPM with a vanishing reference weight: the consistent set reaches
+    // a_1 = 0 and the warning says so.
     let truth = DVector::from_vec(vec![0.0, 0.5, 0.5]);
     let mut oracle = Counted::new(Simulated::new(move |d: &DVector<f64>| truth.dot(d)));
-    assert!(matches!(
-        elicit_dlpm(&pop, &mut oracle, &0.01, Strategy::Paper),
-        Err(Error::IllConditioned { .. })
-    ));
+    let est = elicit_dlpm(
+        &pop,
+        &mut oracle,
+        &DlpmSettings::paper(0.01, Strategy::Paper),
+    )
+    .unwrap();
+    assert_eq!(est.bounds[0].0, 0.0);
+    assert!(
+        est.warnings.iter().any(|w| w.cause == Cause::VertexOptimum),
+        "{:?}",
+        est.warnings
+    );
+}
+
+/// 002 Alg. 1 with a reference class chosen along the way recovers a
+/// metric whose a_1 is 0.01, where the paper's reference (class 1) cannot
+/// resolve the ratios; both on a softmax population.
+#[test]
+fn dlpm_auto_reference_recovers_a_small_first_weight() {
+    let pop = LogisticMulticlass::softmax(vec![0.0, 10.0, 20.0]).unwrap();
+    let truth = DVector::from_vec(vec![0.01, 0.59, 0.40]);
+    let t = truth.clone();
+    let run = |reference| {
+        let t = t.clone();
+        let mut oracle = Counted::new(Simulated::new(move |d: &DVector<f64>| t.dot(d)));
+        let settings = DlpmSettings {
+            eps: 1e-3,
+            strategy: Strategy::Paper,
+            reference,
+        };
+        elicit_dlpm(&pop, &mut oracle, &settings).unwrap()
+    };
+    let auto = run(Reference::Auto);
+    assert!((&auto.a - &truth).amax() < 1e-3, "{}", auto.a);
+    assert!(auto.warnings.is_empty(), "{:?}", auto.warnings);
+    assert_eq!(auto.reference, 1);
+    for (i, (lo, hi)) in auto.bounds.iter().enumerate() {
+        assert!(*lo <= truth[i] && truth[i] <= *hi, "class {i}: {lo} {hi}");
+    }
+    let paper = run(Reference::Class(0));
+    assert!((&paper.a - &truth).amax() > (&auto.a - &truth).amax());
 }
 
 #[cfg(feature = "mpfr")]
@@ -374,7 +406,12 @@ mod mpfr {
         let t = truth.clone();
         let mut oracle = Counted::new(Simulated::new(move |d: &DVector<M>| t.dot(d)));
         let eps = M::decode("1e-25").unwrap();
-        let est = elicit_dlpm(&pop, &mut oracle, &eps, Strategy::Paper).unwrap();
+        let est = elicit_dlpm(
+            &pop,
+            &mut oracle,
+            &DlpmSettings::paper(eps.clone(), Strategy::Paper),
+        )
+        .unwrap();
         let n = halvings(&M::int(1), &eps).unwrap();
         assert_eq!(n, 84);
         assert_eq!(est.queries, 4 * 2 * n);

@@ -32,7 +32,7 @@ proptest! {
         let in_band = (x - y).abs() < eo;
         prop_assert_eq!(answer.in_noise_band, Some(in_band));
         if !in_band {
-            prop_assert_eq!(answer.prefers_first, x > y);
+            prop_assert_eq!(answer.prefers_first(), x > y);
         }
     }
 }
@@ -40,9 +40,9 @@ proptest! {
 #[test]
 fn always_wrong_inverts_inside_the_band_only() {
     let mut oracle = Noisy::new(|q: &f64| *q, 0.1, AlwaysWrong).unwrap();
-    assert!(!oracle.compare(&0.55, &0.5).unwrap().prefers_first);
-    assert!(oracle.compare(&0.5, &0.55).unwrap().prefers_first);
-    assert!(oracle.compare(&0.7, &0.5).unwrap().prefers_first);
+    assert!(!oracle.compare(&0.55, &0.5).unwrap().prefers_first());
+    assert!(oracle.compare(&0.5, &0.55).unwrap().prefers_first());
+    assert!(oracle.compare(&0.7, &0.5).unwrap().prefers_first());
 }
 
 #[test]
@@ -59,7 +59,7 @@ fn noisy_search_with_transcript(seed: u64) -> (f64, usize, String) {
     let noisy = Noisy::new(peak_at(0.3), 0.05, SeededRandom::new(seed)).unwrap();
     let mut oracle = Counted::new(noisy).with_transcript(Transcript::new());
     let out = maximize(0.0, 1.0, 1e-3, Strategy::Adaptive, |x, y| {
-        Ok(oracle.compare(x, y)?.prefers_first)
+        Ok(oracle.compare(x, y)?.preference)
     })
     .unwrap();
     let jsonl = oracle.take_transcript().unwrap().to_jsonl();
@@ -77,7 +77,7 @@ fn transcript_replays_bit_for_bit() {
     assert_eq!(records.len(), queries);
     let mut replay = Counted::new(Replay::new(records));
     let out = maximize(0.0, 1.0, 1e-3, Strategy::Adaptive, |x, y| {
-        Ok(replay.compare(x, y)?.prefers_first)
+        Ok(replay.compare(x, y)?.preference)
     })
     .unwrap();
     assert_eq!(out.estimate.to_bits(), estimate.to_bits());
@@ -92,7 +92,7 @@ fn replay_refuses_a_different_query_and_names_it() {
     let mut replay = Replay::new(records);
     // Same procedure on a different interval: the very first query differs.
     let err = maximize(0.0, 2.0, 1e-3, Strategy::Adaptive, |x, y| {
-        Ok(replay.compare(x, y)?.prefers_first)
+        Ok(replay.compare(x, y)?.preference)
     })
     .unwrap_err();
     match err.root_cause() {
@@ -112,7 +112,7 @@ fn truncated_transcript_is_reported_not_lost() {
     let records = Transcript::from_jsonl(&keep).unwrap();
     let mut replay = Replay::new(records);
     let err = maximize(0.0, 1.0, 1e-3, Strategy::Adaptive, |x, y| {
-        Ok(replay.compare(x, y)?.prefers_first)
+        Ok(replay.compare(x, y)?.preference)
     })
     .unwrap_err();
     match &err {
@@ -188,7 +188,7 @@ fn budget_stop_says_how_far_it_got() {
         .with_budget(10)
         .unwrap();
     let err = maximize(0.0, 1.0, 1e-3, Strategy::Paper, |x, y| {
-        Ok(oracle.compare(x, y)?.prefers_first)
+        Ok(oracle.compare(x, y)?.preference)
     })
     .unwrap_err();
     match &err {
@@ -240,7 +240,7 @@ fn bad_input_gets_typed_errors() {
     // A metric that is NaN somewhere.
     let mut oracle = Simulated::new(|q: &f64| if *q > 0.5 { f64::NAN } else { *q });
     let err = maximize(0.0, 1.0, 0.01, Strategy::Adaptive, |x, y| {
-        Ok(oracle.compare(x, y)?.prefers_first)
+        Ok(oracle.compare(x, y)?.preference)
     })
     .unwrap_err();
     assert!(
@@ -250,7 +250,7 @@ fn bad_input_gets_typed_errors() {
     // A script that runs out.
     let mut oracle = Noisy::new(|q: &f64| *q, 10.0, Scripted::new(vec![0xFF])).unwrap();
     let err = maximize(0.0, 1.0, 1e-6, Strategy::Golden, |x, y| {
-        Ok(oracle.compare(x, y)?.prefers_first)
+        Ok(oracle.compare(x, y)?.preference)
     })
     .unwrap_err();
     assert_eq!(*err.root_cause(), Error::ScriptExhausted { used: 8 });

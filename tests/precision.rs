@@ -27,7 +27,7 @@ fn search_to_1e40_converges_in_mpfr_and_f64_reports_its_resolution() {
         M::int(1),
         eps.clone(),
         Strategy::Paper,
-        |x, y| Ok(oracle.compare(x, y)?.prefers_first),
+        |x, y| Ok(oracle.compare(x, y)?.preference),
     )
     .unwrap();
     assert_eq!(out.stop, Stop::Converged);
@@ -39,7 +39,7 @@ fn search_to_1e40_converges_in_mpfr_and_f64_reports_its_resolution() {
 
     let mut oracle = Counted::new(Simulated::new(|x: &f64| -(x - 1.0 / 3.0).abs()));
     let out = maximize(0.0, 1.0, 1e-40, Strategy::Paper, |x, y| {
-        Ok(oracle.compare(x, y)?.prefers_first)
+        Ok(oracle.compare(x, y)?.preference)
     })
     .unwrap();
     assert_eq!(out.stop, Stop::Resolution);

@@ -22,7 +22,7 @@
 //! hold over the class these tests draw from (p ∈ [1, 4]) with margin.
 
 use metric_elicitation::oracle::{
-    Adversary, AlwaysWrong, Noisy, Oracle, PushAway, Scripted, SeededRandom,
+    Adversary, AlwaysWrong, Noisy, Oracle, Preference, PushAway, Scripted, SeededRandom,
 };
 use metric_elicitation::scalar::Scalar;
 use metric_elicitation::search::{
@@ -124,6 +124,37 @@ macro_rules! search_suite {
             proptest! {
                 #![proptest_config(ProptestConfig::with_cases($cases))]
 
+                /// Three-valued exact answers on a unimodal function with
+                /// plateaus (quantized flanks, flat ends): the consistent
+                /// interval always holds the peak, and it is no wider than
+                /// the final interval unless ties occurred.
+                #[test]
+                fn consistent_interval_holds_the_maximizer_with_plateaus(
+                    f in unimodal(false),
+                    strat in strategy(),
+                    log_eps in -6.0..-1.0f64,
+                    step in 0.0..0.3f64,
+                    floor in -3.0..-0.01f64,
+                ) {
+                    let eps = t(10f64.powf(log_eps));
+                    let (h, low) = (t(step), t(floor));
+                    let plateaued = |x: &T| {
+                        let v = f.eval(x);
+                        let v = if step > 0.0 { metric_elicitation::simba::scalar::ComplexField::floor(v / h.clone()) * h.clone() } else { v };
+                        if v < low { low.clone() } else { v }
+                    };
+                    let out = maximize(t(0.0), t(1.0), eps.clone(), strat, |x: &T, y: &T| {
+                        Ok(Preference::of(&plateaued(x), &plateaued(y)))
+                    }).unwrap();
+                    let peak = t(f.peak);
+                    prop_assert!(out.consistent.contains(&peak),
+                        "peak {} outside the consistent set {:?} ({:?})", f.peak, out.consistent, strat);
+                    if out.ties == 0 {
+                        let width = out.consistent.width().unwrap();
+                        prop_assert!(width <= out.hi.clone() - out.lo.clone());
+                    }
+                }
+
                 #[test]
                 fn exact_oracle_keeps_the_maximizer(
                     f in unimodal(false),
@@ -154,7 +185,7 @@ macro_rules! search_suite {
                     let length = hi.clone() - lo.clone();
                     let mut script = Scripted::new(answers.repeat(8));
                     let out = maximize(lo, hi, eps.clone(), strat, |x: &T, y: &T| {
-                        Adversary::<T>::answer(&mut script, x, y, true)
+                        Adversary::<T>::answer(&mut script, x, y, Preference::First)
                     }).unwrap();
                     prop_assert_eq!(out.stop, Stop::Converged);
                     let n = halvings(&length, &eps).unwrap();
@@ -190,7 +221,7 @@ macro_rules! search_suite {
                     let adv = adversary_t::<T>(kind, seed, script, f.peak);
                     let mut oracle = Noisy::new(metric, eps_omega.clone(), adv).unwrap();
                     let out = maximize(t(0.0), t(1.0), eps.clone(), strat, |x: &T, y: &T| {
-                        Ok(oracle.compare(x, y)?.prefers_first)
+                        Ok(oracle.compare(x, y)?.preference)
                     }).unwrap();
                     // The best point within ε of the estimate (f is concave,
                     // so it is the one closest to the peak).
@@ -227,7 +258,7 @@ fn quickcheck_counts_any_answer_sequence() {
         bytes.resize(256, 0xA5);
         let mut script = Scripted::new(bytes);
         let out = maximize(0.0, 1.0, eps, strat, |x: &f64, y: &f64| {
-            Adversary::<f64>::answer(&mut script, x, y, false)
+            Adversary::<f64>::answer(&mut script, x, y, Preference::Second)
         })
         .unwrap();
         let n = halvings(&1.0, &eps).unwrap();

@@ -1,6 +1,6 @@
 //! The person at the terminal as the oracle (`elicit ask`).
 
-use metric_elicitation::oracle::{Answer, Oracle};
+use metric_elicitation::oracle::{Answer, Oracle, Preference};
 use metric_elicitation::population::BinaryConfusion;
 use metric_elicitation::scalar::Scalar;
 use metric_elicitation::Error;
@@ -150,9 +150,10 @@ impl<Q, F: Fn(&Q) -> (String, Vec<String>)> Oracle<Q> for Person<F> {
                 Ok(_) => {}
             }
             match line.trim().to_ascii_lowercase().as_str() {
-                "a" | "1" => return Ok(Answer::plain(true)),
+                "a" | "1" => return Ok(Answer::plain(Preference::First)),
                 // "B" and "no preference" both mean A is not strictly preferred.
-                "b" | "2" | "=" => return Ok(Answer::plain(false)),
+                "b" | "2" => return Ok(Answer::plain(Preference::Second)),
+                "=" => return Ok(Answer::plain(Preference::Indifferent)),
                 "q" | "quit" => {
                     return Err(Error::OracleStopped {
                         reason: "quit".into(),

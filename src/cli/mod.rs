@@ -2,7 +2,6 @@
 
 pub mod ask;
 pub mod multiclass;
-pub mod plots;
 pub mod reproduce;
 pub mod run;
 pub mod spec;

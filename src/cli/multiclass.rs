@@ -4,7 +4,7 @@
 use super::ask::vector_person;
 use super::run::{ask_oracle, counted, hex_bytes, new_transcript, read_transcript, Mode};
 use super::spec::{Num, OracleSpec, PopulationSpec, Spec};
-use metric_elicitation::elicit::lpme::{lpme, LpmeSettings, Orthant};
+use metric_elicitation::elicit::lpme::{lpme, AngleOrder, LpmeSettings, Orthant};
 use metric_elicitation::elicit::multiclass::elicit_dlpm;
 use metric_elicitation::geometry::sphere::Sign;
 use metric_elicitation::oracle::{
@@ -145,7 +145,11 @@ pub fn execute<T: Scalar>(spec: &Spec, mode: Mode) -> Result<Value, Error> {
     let mut out = Map::new();
     let estimate = match spec.procedure.as_str() {
         "dlpm" => {
-            let est = elicit_dlpm(&population, &mut oracle, &eps, strategy)?;
+            let est = elicit_dlpm(
+                &population,
+                &mut oracle,
+                &metric_elicitation::elicit::multiclass::DlpmSettings::paper(eps.clone(), strategy),
+            )?;
             out.insert(
                 "unidentified_faces".into(),
                 json!(est
@@ -168,6 +172,8 @@ pub fn execute<T: Scalar>(spec: &Spec, mode: Mode) -> Result<Value, Error> {
                 } else {
                     Orthant::Known(vec![Sign::Negative; q])
                 },
+                order: AngleOrder::Paper,
+                stop_early: false,
             };
             let est = lpme(&sphere, &mut oracle, &settings)?;
             out.insert(

@@ -6,6 +6,7 @@
 //! ([`BinaryPopulation`]) and the oracle ([`Oracle`] over
 //! [`BinaryConfusion`]s), and takes the search [`Strategy`].
 
+use super::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::binary::{boundary_point, quarter_grid, slope};
 use crate::metric::binary::Lfpm;
@@ -13,7 +14,7 @@ use crate::oracle::{Metric, Oracle};
 use crate::population::{BinaryConfusion, BinaryPopulation, LogisticUniform, Side};
 use crate::prec;
 use crate::scalar::Scalar;
-use crate::search::{maximize, Stop, Strategy};
+use crate::search::{maximize, Consistent, Stop, Strategy};
 
 /// The result of a search along one boundary of C (003 Alg. 1 or 2): the
 /// slope m = m(θ̂), the confusion C_θ̂, and the supporting hyperplane
@@ -38,6 +39,50 @@ pub struct BoundaryOptimum<T> {
     pub queries: usize,
     /// Why the search stopped.
     pub stop: Stop,
+    /// Every θ consistent with the answers (see [`Consistent`]).
+    pub consistent: Consistent<T>,
+    /// Answers that preferred neither confusion.
+    pub ties: usize,
+}
+
+impl<T: Scalar> BoundaryOptimum<T> {
+    /// Why the consistent θ interval is wider than ε, if it is: a plateau
+    /// (ties between distinct confusions, e.g. of a finite sample or where
+    /// thresholds leave the range of η), contradictory answers, or the
+    /// working precision. `what` names the search in the message.
+    pub fn warnings(&self, eps: &T, what: &str) -> Vec<Warning> {
+        let mut out = Vec::new();
+        match &self.consistent {
+            Consistent::Contradictory { above, below } => out.push(Warning::new(
+                Cause::Contradictory,
+                format!(
+                    "{what}: the answers put the optimum both above theta = {:.6} and below {:.6}, which no metric of the family does (a noisy oracle)",
+                    above.to_f64_lossy(),
+                    below.to_f64_lossy()
+                ),
+            )),
+            Consistent::Interval { lo, hi } => {
+                if hi.clone() - lo.clone() > eps.clone() * (T::int(1) + prec::ulps::<T>(64)) {
+                    out.push(Warning::new(
+                        Cause::Plateau,
+                        format!(
+                            "{what}: {} answers tied distinct confusions (a plateau, e.g. of a finite sample or where thresholds leave the range of eta), leaving theta anywhere in [{:.6}, {:.6}]",
+                            self.ties,
+                            lo.to_f64_lossy(),
+                            hi.to_f64_lossy()
+                        ),
+                    ));
+                }
+            }
+        }
+        if self.stop == Stop::Resolution {
+            out.push(Warning::new(
+                Cause::Resolution,
+                format!("{what}: the working precision was reached before eps"),
+            ));
+        }
+        out
+    }
 }
 
 /// Whether the search looks for the oracle's most or least preferred point.
@@ -65,9 +110,9 @@ where
         let cx = boundary_point(population, x)?;
         let cy = boundary_point(population, y)?;
         Ok(match goal {
-            Goal::Maximize => oracle.compare(&cx, &cy)?.prefers_first,
+            Goal::Maximize => oracle.compare(&cx, &cy)?.preference,
             // 003 Alg. 2: "check C ≺ C′ whenever Alg. 1 checks C ≻ C′".
-            Goal::Minimize => oracle.compare(&cy, &cx)?.prefers_first,
+            Goal::Minimize => oracle.compare(&cy, &cx)?.preference,
         })
     })?;
     let (m11, m00) = slope(&out.estimate);
@@ -83,6 +128,8 @@ where
         hi: out.hi,
         queries: out.queries,
         stop: out.stop,
+        consistent: out.consistent,
+        ties: out.ties,
     })
 }
 
@@ -240,7 +287,7 @@ where
                     progress: "no search started".into(),
                     source: Box::new(e),
                 })?
-                .prefers_first;
+                .prefers_first();
             (if increasing { Side::Upper } else { Side::Lower }, 1)
         }
     };

@@ -7,13 +7,14 @@
 //! FPME and QPME (001, 000) can call it on small spheres and restricted
 //! oracles.
 
+use super::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::sphere::{
     angles_from_unit, orthant_ranges, unit_from_angles, AngleSlice, Sign, Sphere,
 };
 use crate::oracle::Oracle;
 use crate::scalar::Scalar;
-use crate::search::{check_epsilon, maximize, Stop, Strategy};
+use crate::search::{check_epsilon, maximize, Consistent, Stop, Strategy};
 use nalgebra::DVector;
 
 /// How the orthant of the metric is found.
@@ -26,6 +27,22 @@ pub enum Orthant {
     Known(Vec<Sign>),
 }
 
+/// The order in which a cycle visits the angles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AngleOrder {
+    /// θ₁, θ₂, …, θ_{q−1}, as in 001 Alg. 2 and 002 Alg. 2.
+    Paper,
+    /// θ_{q−1}, …, θ₁. Along θⱼ with the later angles fixed the metric is
+    /// const + Pⱼ·(gⱼ cos θⱼ + Bⱼ sin θⱼ), where Pⱼ = Π_{l<j} sin θ_l ≥ 0
+    /// and Bⱼ depends only on the later angles; so once the later angles
+    /// are at their optima, θⱼ's optimum is the true one, whatever the
+    /// earlier angles are. One reverse cycle therefore finds every angle
+    /// (up to the propagation of each search's ε), where the forward order
+    /// needs several.
+    Reverse,
+}
+
 /// Settings of [`lpme`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct LpmeSettings<T> {
@@ -34,10 +51,30 @@ pub struct LpmeSettings<T> {
     /// The search strategy of each single-angle search.
     pub strategy: Strategy,
     /// Cycles over the q − 1 angles (T = cycles·(q − 1) searches): 4 in
-    /// 001, 3 in 000, 2 in 002.
+    /// 001, 3 in 000, 2 in 002; at most this many with `stop_early`.
     pub cycles: usize,
     /// How the orthant is found.
     pub orthant: Orthant,
+    /// The order of the angles within a cycle.
+    pub order: AngleOrder,
+    /// Stop after a cycle that moved no angle by more than ε (changes the
+    /// query count; the papers' tables run a fixed number of cycles).
+    pub stop_early: bool,
+}
+
+impl<T: Scalar> LpmeSettings<T> {
+    /// The papers' settings: forward order, a fixed number of cycles,
+    /// orthant detection.
+    pub fn paper(eps: T, strategy: Strategy, cycles: usize) -> Self {
+        LpmeSettings {
+            eps,
+            strategy,
+            cycles,
+            orthant: Orthant::Detect,
+            order: AngleOrder::Paper,
+            stop_early: false,
+        }
+    }
 }
 
 /// An elicited unit linear metric.
@@ -56,6 +93,15 @@ pub struct LpmeEstimate<T: Scalar> {
     /// Single-angle searches that stopped at the working precision rather
     /// than at ε.
     pub resolution_stops: usize,
+    /// Cycles run (fewer than the setting when stopped early).
+    pub cycles: usize,
+    /// For each angle, the values consistent with the answers of its last
+    /// search (the other angles fixed at their final values).
+    pub consistent: Vec<Consistent<T>>,
+    /// Ties among all answers.
+    pub ties: usize,
+    /// Why the consistent set is wider than ε, where it is.
+    pub warnings: Vec<Warning>,
 }
 
 /// 001 App. A Alg. 2 (and 002 Alg. 2): elicit the unit linear metric ξ(z) =
@@ -80,7 +126,7 @@ pub struct LpmeEstimate<T: Scalar> {
 /// let sphere = Sphere::new(DVector::from_element(3, 0.5), 0.1).unwrap();
 /// let t = truth.clone();
 /// let mut oracle = Simulated::new(move |z: &DVector<f64>| t.dot(z));
-/// let settings = LpmeSettings { eps: 1e-3, strategy: Strategy::Paper, cycles: 4, orthant: Orthant::Detect };
+/// let settings = LpmeSettings::paper(1e-3, Strategy::Paper, 4);
 /// let est = lpme(&sphere, &mut oracle, &settings).unwrap();
 /// assert!((est.a - truth).amax() < 5e-3);
 /// assert_eq!(est.queries, 3 + 4 * 2 * 4 * 11);
@@ -128,7 +174,7 @@ where
                     .compare(&za, &sphere.point(&flipped)?)
                     .map_err(|e| interrupted(queries, format!("orthant query {i}"), e))?;
                 queries += 1;
-                signs.push(if answer.prefers_first {
+                signs.push(if answer.prefers_first() {
                     Sign::Positive
                 } else {
                     Sign::Negative
@@ -153,39 +199,97 @@ where
     );
     let mut theta = angles_from_unit(&start);
     let mut resolution_stops = 0;
-    for t in 0..settings.cycles * (q - 1) {
-        let j = t % (q - 1);
-        let (lo, hi) = ranges[j].clone();
-        let slice = AngleSlice::new(sphere, &theta, j)?;
-        let out = maximize(
-            lo,
-            hi,
-            settings.eps.clone(),
-            settings.strategy,
-            |x: &T, y: &T| {
-                Ok(oracle
-                    .compare(&slice.point(x), &slice.point(y))?
-                    .prefers_first)
-            },
-        )
-        .map_err(|e| match e {
-            Error::Interrupted {
-                queries: q2,
-                progress,
-                source,
-                ..
-            } => interrupted(
-                queries + q2,
-                format!("angle {j} of cycle {}: {progress}", t / (q - 1)),
-                *source,
-            ),
-            other => other,
-        })?;
-        queries += out.queries;
-        if out.stop == Stop::Resolution {
-            resolution_stops += 1;
+    let mut consistent: Vec<Option<Consistent<T>>> = vec![None; q - 1];
+    let (mut ties, mut cycles) = (0, 0);
+    let mut warnings = Vec::new();
+    for cycle in 0..settings.cycles {
+        cycles += 1;
+        let mut largest_move = T::int(0);
+        for step in 0..q - 1 {
+            let j = match settings.order {
+                AngleOrder::Paper => step,
+                AngleOrder::Reverse => q - 2 - step,
+            };
+            let (lo, hi) = ranges[j].clone();
+            let slice = AngleSlice::new(sphere, &theta, j)?;
+            let out = maximize(
+                lo,
+                hi,
+                settings.eps.clone(),
+                settings.strategy,
+                |x: &T, y: &T| Ok(oracle.compare(&slice.point(x), &slice.point(y))?.preference),
+            )
+            .map_err(|e| match e {
+                Error::Interrupted {
+                    queries: q2,
+                    progress,
+                    source,
+                    ..
+                } => interrupted(
+                    queries + q2,
+                    format!("angle {} of cycle {}: {progress}", j + 1, cycle + 1),
+                    *source,
+                ),
+                other => other,
+            })?;
+            queries += out.queries;
+            ties += out.ties;
+            if out.stop == Stop::Resolution {
+                resolution_stops += 1;
+            }
+            let moved = (out.estimate.clone() - theta[j].clone()).abs();
+            if moved > largest_move {
+                largest_move = moved;
+            }
+            theta[j] = out.estimate;
+            consistent[j] = Some(out.consistent);
         }
-        theta[j] = out.estimate;
+        if settings.stop_early && largest_move <= settings.eps {
+            break;
+        }
+    }
+    let consistent: Vec<Consistent<T>> = consistent
+        .into_iter()
+        .zip(&ranges)
+        .map(|(c, (lo, hi))| {
+            c.unwrap_or_else(|| Consistent::Interval {
+                lo: lo.clone(),
+                hi: hi.clone(),
+            })
+        })
+        .collect();
+    let slack = settings.eps.clone() * (T::int(1) + crate::prec::ulps::<T>(64));
+    for (j, c) in consistent.iter().enumerate() {
+        match c {
+            Consistent::Contradictory { above, below } => warnings.push(Warning::new(
+                Cause::Contradictory,
+                format!(
+                    "angle {}: the answers put the optimum both above {:.6} and below {:.6} rad, which no linear metric does (a noisy oracle)",
+                    j + 1,
+                    above.to_f64_lossy(),
+                    below.to_f64_lossy()
+                ),
+            )),
+            Consistent::Interval { lo, hi } if hi.clone() - lo.clone() > slack => {
+                warnings.push(Warning::new(
+                    Cause::Plateau,
+                    format!(
+                        "angle {}: the answers leave it anywhere in [{:.6}, {:.6}] rad ({} ties in all)",
+                        j + 1,
+                        lo.to_f64_lossy(),
+                        hi.to_f64_lossy(),
+                        ties
+                    ),
+                ))
+            }
+            Consistent::Interval { .. } => {}
+        }
+    }
+    if resolution_stops > 0 {
+        warnings.push(Warning::new(
+            Cause::Resolution,
+            format!("{resolution_stops} angle searches reached the working precision before eps"),
+        ));
     }
     Ok(LpmeEstimate {
         a: unit_from_angles(&theta),
@@ -194,5 +298,9 @@ where
         queries,
         orthant_queries,
         resolution_stops,
+        cycles,
+        consistent,
+        ties,
+        warnings,
     })
 }

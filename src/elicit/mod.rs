@@ -5,7 +5,62 @@
 //!   the constants of Thm. 2;
 //! * [`multiclass`] — 002: DLPM (Alg. 1) and LPM (Alg. 2) elicitation;
 //! * [`lpme`] — the general sphere LPME subroutine (001/000 App. A).
+//!
+//! Every procedure returns, besides its estimate, what its answers left
+//! undecided (the set of metrics consistent with them, built from the
+//! searches' [`crate::search::Consistent`] intervals) and a list of
+//! [`Warning`]s naming why that set is wider than ε, when it is.
 
 pub mod binary;
 pub mod lpme;
 pub mod multiclass;
+
+use serde::Serialize;
+
+/// Why an elicited metric is less certain than the tolerance ε promises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Cause {
+    /// The oracle's optimum on a face or boundary is a vertex (a trivial
+    /// classifier): every parameter on one side gives the same classifier,
+    /// so the metric's ratio there is only bounded, not identified.
+    VertexOptimum,
+    /// Distinct queries had equal value (ties, e.g. the plateaus of a finite
+    /// sample), so the answers could not locate the optimum within ε.
+    Plateau,
+    /// The reference weight of a ratio is too small to be resolved at this ε
+    /// (the consistent set reaches a zero reference weight).
+    SmallReference,
+    /// The answers contradict every metric of the family (a noisy oracle
+    /// answered against itself).
+    Contradictory,
+    /// The working precision was reached before ε.
+    Resolution,
+    /// A parameter the answers cannot determine at all (e.g. a direction
+    /// along which every metric of the family answers alike).
+    Unidentifiable,
+    /// A computation whose result is dominated by rounding or estimation
+    /// error (a tiny divisor).
+    IllConditioned,
+}
+
+/// A note attached to an estimate: what the answers could not decide, and
+/// why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// The cause, as a stable code.
+    pub cause: Cause,
+    /// One line naming the place (face, angle, parameter) and the values.
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning with `cause` and `message`.
+    pub fn new(cause: Cause, message: impl Into<String>) -> Self {
+        Warning {
+            cause,
+            message: message.into(),
+        }
+    }
+}

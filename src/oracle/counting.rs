@@ -1,6 +1,6 @@
 //! The counting wrapper every procedure runs its oracle behind.
 
-use super::{Answer, Oracle, QueryPoint, Record, Transcript};
+use super::{Answer, Oracle, Preference, QueryPoint, Record, Transcript};
 use crate::error::{Error, Result};
 
 /// Wraps an oracle to count its queries, enforce a query budget and
@@ -9,11 +9,18 @@ use crate::error::{Error, Result};
 /// Query counts are the headline figure of metric elicitation; every
 /// procedure reports `queries()` of the `Counted` it ran behind.
 ///
+/// A comparison of two identical points (the same confusion reached by two
+/// different parameters, e.g. on a plateau of a finite sample) is not put to
+/// the inner oracle: its answer is known to be
+/// [`Preference::Indifferent`]. It is counted in [`Counted::known`], not in
+/// [`Counted::queries`], is not recorded, and uses no budget, so a person is
+/// never shown two identical classifiers.
+///
 /// # Examples
 /// ```
 /// use metric_elicitation::oracle::{Counted, Oracle, Simulated};
 /// let mut oracle = Counted::new(Simulated::new(|x: &f64| *x)).with_budget(1).unwrap();
-/// assert!(oracle.compare(&1.0, &0.0).unwrap().prefers_first);
+/// assert!(oracle.compare(&1.0, &0.0).unwrap().prefers_first());
 /// assert!(oracle.compare(&1.0, &0.0).is_err()); // budget spent
 /// assert_eq!(oracle.queries(), 1);
 /// ```
@@ -22,6 +29,7 @@ pub struct Counted<O> {
     inner: O,
     queries: usize,
     in_band: usize,
+    known: usize,
     budget: Option<usize>,
     transcript: Option<Transcript>,
 }
@@ -33,6 +41,7 @@ impl<O> Counted<O> {
             inner,
             queries: 0,
             in_band: 0,
+            known: 0,
             budget: None,
             transcript: None,
         }
@@ -67,6 +76,19 @@ impl<O> Counted<O> {
         self.in_band
     }
 
+    /// Comparisons of two identical points, answered "indifferent" without
+    /// asking (the papers count them as queries: their count is
+    /// `queries() + known()`).
+    pub fn known(&self) -> usize {
+        self.known
+    }
+
+    /// Comparisons the procedure posed: [`Counted::queries`] plus
+    /// [`Counted::known`]. This is the papers' query count.
+    pub fn posed(&self) -> usize {
+        self.queries + self.known
+    }
+
     /// The budget, if one was set.
     pub fn budget(&self) -> Option<usize> {
         self.budget
@@ -93,8 +115,15 @@ impl<O> Counted<O> {
     }
 }
 
-impl<Q: QueryPoint + ?Sized, O: Oracle<Q>> Oracle<Q> for Counted<O> {
+impl<Q: QueryPoint + PartialEq + ?Sized, O: Oracle<Q>> Oracle<Q> for Counted<O> {
     fn compare(&mut self, x: &Q, y: &Q) -> Result<Answer> {
+        if x == y {
+            self.known += 1;
+            return Ok(Answer {
+                preference: Preference::Indifferent,
+                in_noise_band: Some(false),
+            });
+        }
         if let Some(budget) = self.budget {
             if self.queries >= budget {
                 return Err(Error::BudgetExhausted { budget });
@@ -106,7 +135,7 @@ impl<Q: QueryPoint + ?Sized, O: Oracle<Q>> Oracle<Q> for Counted<O> {
                 index: self.queries,
                 first: x.coords(),
                 second: y.coords(),
-                prefers_first: answer.prefers_first,
+                answer: answer.preference,
                 in_noise_band: answer.in_noise_band,
             })?;
         }

@@ -21,11 +21,81 @@ pub use transcript::{QueryPoint, Record, Replay, ReplayThen, Transcript};
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;
 
+/// The answer to "do you prefer x to y?", three-valued: a preference for
+/// either point, or indifference (equal metric values, identical confusions,
+/// or a person's "can't tell").
+///
+/// The papers' oracle is binary, Ω(x, y) = 1[φ(x) > φ(y)] (003 Def. 3,
+/// strictly greater, ties answer "no"); [`Preference::prefers_first`] is that
+/// reading, and every procedure decides with it, so reproductions follow the
+/// papers. The third value is kept for what the answers *imply*: the
+/// consistent sets of [`crate::search::Outcome`] treat "first" and "second"
+/// as strict and indifference as no information about where the maximum is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preference {
+    /// φ(x) > φ(y): the first point is strictly preferred.
+    First,
+    /// φ(x) < φ(y): the second point is strictly preferred.
+    Second,
+    /// Neither is preferred: φ(x) = φ(y), or the person cannot tell.
+    Indifferent,
+}
+
+impl Preference {
+    /// The exact answer for two metric values: `First` when `fx > fy`,
+    /// `Second` when `fx < fy`, `Indifferent` when they are equal.
+    ///
+    /// # Examples
+    /// ```
+    /// use metric_elicitation::oracle::Preference;
+    /// assert_eq!(Preference::of(&0.5, &0.25), Preference::First);
+    /// assert_eq!(Preference::of(&0.5, &0.5), Preference::Indifferent);
+    /// ```
+    pub fn of<T: PartialOrd>(fx: &T, fy: &T) -> Self {
+        if fx > fy {
+            Preference::First
+        } else if fx < fy {
+            Preference::Second
+        } else {
+            Preference::Indifferent
+        }
+    }
+
+    /// The papers' binary reading Ω(x, y) = 1[φ(x) > φ(y)]: `true` only for
+    /// a strict preference for the first point.
+    pub fn prefers_first(self) -> bool {
+        self == Preference::First
+    }
+
+    /// The answer to the same question with the two points swapped.
+    pub fn swapped(self) -> Self {
+        match self {
+            Preference::First => Preference::Second,
+            Preference::Second => Preference::First,
+            Preference::Indifferent => Preference::Indifferent,
+        }
+    }
+}
+
+/// A binary answer read strictly: `true` is a strict preference for the
+/// first point, `false` a strict preference for the second (a binary oracle
+/// that never reports ties).
+impl From<bool> for Preference {
+    fn from(first: bool) -> Self {
+        if first {
+            Preference::First
+        } else {
+            Preference::Second
+        }
+    }
+}
+
 /// One answer of an oracle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Answer {
-    /// `true` when the first point is strictly preferred.
-    pub prefers_first: bool,
+    /// Which point is preferred, if either.
+    pub preference: Preference,
     /// Whether the pair lay inside the noise band |φ(x) − φ(y)| < ε_Ω, when
     /// the oracle knows (simulated oracles do; a person does not).
     pub in_noise_band: Option<bool>,
@@ -33,18 +103,23 @@ pub struct Answer {
 
 impl Answer {
     /// An answer with no noise-band information.
-    pub fn plain(prefers_first: bool) -> Self {
+    pub fn plain(preference: Preference) -> Self {
         Answer {
-            prefers_first,
+            preference,
             in_noise_band: None,
         }
+    }
+
+    /// The papers' binary reading: is the first point strictly preferred?
+    pub fn prefers_first(&self) -> bool {
+        self.preference.prefers_first()
     }
 }
 
 /// A pairwise preference oracle over points of type `Q` (003 Def. 3,
 /// 002 Def. 6, 001 Def. 2, 000 Def. 2).
 pub trait Oracle<Q: ?Sized> {
-    /// Is `x` strictly preferred to `y`?
+    /// Which of `x` and `y` is preferred, if either.
     ///
     /// # Errors
     /// Whatever stops the oracle from answering: an exhausted budget, script
@@ -97,10 +172,11 @@ fn finite_value<Q: ?Sized, M: Metric<Q>>(metric: &M, q: &Q) -> Result<M::Value> 
 ///
 /// # Examples
 /// ```
-/// use metric_elicitation::oracle::{Oracle, Simulated};
+/// use metric_elicitation::oracle::{Oracle, Preference, Simulated};
 /// let mut oracle = Simulated::new(|x: &f64| -(x - 0.3).powi(2));
-/// assert!(oracle.compare(&0.3, &0.5).unwrap().prefers_first);
-/// assert!(!oracle.compare(&0.5, &0.5).unwrap().prefers_first); // ties: no
+/// assert!(oracle.compare(&0.3, &0.5).unwrap().prefers_first());
+/// // ties: indifferent (the papers' binary reading: "no")
+/// assert_eq!(oracle.compare(&0.5, &0.5).unwrap().preference, Preference::Indifferent);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Simulated<M> {
@@ -124,7 +200,7 @@ impl<Q: ?Sized, M: Metric<Q>> Oracle<Q> for Simulated<M> {
         let fx = finite_value(&self.metric, x)?;
         let fy = finite_value(&self.metric, y)?;
         Ok(Answer {
-            prefers_first: fx > fy,
+            preference: Preference::of(&fx, &fy),
             in_noise_band: Some(false),
         })
     }

@@ -1,6 +1,6 @@
 //! The ε_Ω feedback-noise model (003 Def. 7) and its adversaries.
 
-use super::{finite_value, Answer, Metric, Oracle};
+use super::{finite_value, Answer, Metric, Oracle, Preference};
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;
 use rand::{Rng, SeedableRng};
@@ -9,27 +9,33 @@ use rand_chacha::ChaCha8Rng;
 /// Chooses the answer for a pair inside the noise band
 /// |φ(x) − φ(y)| < ε_Ω, where the noise model allows any answer.
 pub trait Adversary<Q: ?Sized> {
-    /// The answer to "is `x` strictly preferred to `y`?", given the truthful
+    /// The answer to "which of `x`, `y` is preferred?", given the truthful
     /// answer `truth`.
     ///
     /// # Errors
     /// An adversary may fail to answer (a script that ran out).
-    fn answer(&mut self, x: &Q, y: &Q, truth: bool) -> Result<bool>;
+    fn answer(&mut self, x: &Q, y: &Q, truth: Preference) -> Result<Preference>;
 }
 
 impl<Q: ?Sized, A: Adversary<Q> + ?Sized> Adversary<Q> for Box<A> {
-    fn answer(&mut self, x: &Q, y: &Q, truth: bool) -> Result<bool> {
+    fn answer(&mut self, x: &Q, y: &Q, truth: Preference) -> Result<Preference> {
         (**self).answer(x, y, truth)
     }
 }
 
-/// Always gives the wrong answer inside the band.
+/// Always gives the wrong answer inside the band: the opposite strict
+/// preference, and a strict preference for the first point where the truth
+/// is a tie (the papers' binary reading of a tie is "no", so "yes" is the
+/// wrong one).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct AlwaysWrong;
 
 impl<Q: ?Sized> Adversary<Q> for AlwaysWrong {
-    fn answer(&mut self, _: &Q, _: &Q, truth: bool) -> Result<bool> {
-        Ok(!truth)
+    fn answer(&mut self, _: &Q, _: &Q, truth: Preference) -> Result<Preference> {
+        Ok(match truth {
+            Preference::First => Preference::Second,
+            Preference::Second | Preference::Indifferent => Preference::First,
+        })
     }
 }
 
@@ -50,8 +56,8 @@ impl SeededRandom {
 }
 
 impl<Q: ?Sized> Adversary<Q> for SeededRandom {
-    fn answer(&mut self, _: &Q, _: &Q, _: bool) -> Result<bool> {
-        Ok(self.rng.random_bool(0.5))
+    fn answer(&mut self, _: &Q, _: &Q, _: Preference) -> Result<Preference> {
+        Ok(Preference::from(self.rng.random_bool(0.5)))
     }
 }
 
@@ -77,14 +83,14 @@ impl Scripted {
 }
 
 impl<Q: ?Sized> Adversary<Q> for Scripted {
-    fn answer(&mut self, _: &Q, _: &Q, _: bool) -> Result<bool> {
+    fn answer(&mut self, _: &Q, _: &Q, _: Preference) -> Result<Preference> {
         let byte = self
             .bytes
             .get(self.used / 8)
             .ok_or(Error::ScriptExhausted { used: self.used })?;
         let bit = (byte >> (self.used % 8)) & 1 == 1;
         self.used += 1;
-        Ok(bit)
+        Ok(Preference::from(bit))
     }
 }
 
@@ -105,9 +111,13 @@ impl<D> PushAway<D> {
 }
 
 impl<Q: ?Sized, T: Scalar, D: Fn(&Q) -> T> Adversary<Q> for PushAway<D> {
-    fn answer(&mut self, x: &Q, y: &Q, truth: bool) -> Result<bool> {
+    fn answer(&mut self, x: &Q, y: &Q, truth: Preference) -> Result<Preference> {
         let (dx, dy) = ((self.distance)(x), (self.distance)(y));
-        Ok(if dx == dy { truth } else { dx > dy })
+        Ok(if dx == dy {
+            truth
+        } else {
+            Preference::from(dx > dy)
+        })
     }
 }
 
@@ -119,9 +129,9 @@ impl<Q: ?Sized, T: Scalar, D: Fn(&Q) -> T> Adversary<Q> for PushAway<D> {
 /// use metric_elicitation::oracle::{AlwaysWrong, Noisy, Oracle};
 /// let mut oracle = Noisy::new(|x: &f64| *x, 0.1, AlwaysWrong).unwrap();
 /// let near = oracle.compare(&0.55, &0.5).unwrap();
-/// assert!(!near.prefers_first && near.in_noise_band == Some(true));
+/// assert!(!near.prefers_first() && near.in_noise_band == Some(true));
 /// let far = oracle.compare(&0.9, &0.5).unwrap();
-/// assert!(far.prefers_first && far.in_noise_band == Some(false));
+/// assert!(far.prefers_first() && far.in_noise_band == Some(false));
 /// ```
 #[derive(Debug, Clone)]
 pub struct Noisy<M, A, T> {
@@ -163,15 +173,15 @@ impl<Q: ?Sized, T: Scalar, M: Metric<Q, Value = T>, A: Adversary<Q>> Oracle<Q> f
     fn compare(&mut self, x: &Q, y: &Q) -> Result<Answer> {
         let fx = finite_value(&self.metric, x)?;
         let fy = finite_value(&self.metric, y)?;
-        let truth = fx > fy;
+        let truth = Preference::of(&fx, &fy);
         let in_band = (fx - fy).abs() < self.eps_omega;
-        let prefers_first = if in_band {
+        let preference = if in_band {
             self.adversary.answer(x, y, truth)?
         } else {
             truth
         };
         Ok(Answer {
-            prefers_first,
+            preference,
             in_noise_band: Some(in_band),
         })
     }

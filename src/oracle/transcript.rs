@@ -1,7 +1,7 @@
 //! Transcripts: every query, its answer and whether it was in the noise band,
 //! as JSON lines, lossless for every backend, and replayable.
 
-use super::{Answer, Oracle};
+use super::{Answer, Oracle, Preference};
 use crate::error::{Error, Result};
 use crate::scalar::{Backend, Scalar};
 use serde::{Deserialize, Serialize};
@@ -61,8 +61,8 @@ pub struct Record {
     pub first: Vec<String>,
     /// Coordinates of the second point.
     pub second: Vec<String>,
-    /// The answer: is the first point strictly preferred?
-    pub prefers_first: bool,
+    /// The answer.
+    pub answer: Preference,
     /// Whether the pair was inside the noise band, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_noise_band: Option<bool>,
@@ -217,7 +217,7 @@ impl Transcript {
 /// live.compare(&0.25, &0.5).unwrap();
 /// let records = live.take_transcript().unwrap().records().to_vec();
 /// let mut replay = Replay::new(records);
-/// assert!(!replay.compare(&0.25, &0.5).unwrap().prefers_first);
+/// assert!(!replay.compare(&0.25, &0.5).unwrap().prefers_first());
 /// assert!(replay.compare(&0.25, &0.5).is_err()); // nothing more recorded
 /// ```
 #[derive(Debug, Clone)]
@@ -292,7 +292,7 @@ impl<Q: QueryPoint + ?Sized> Oracle<Q> for Replay {
         }
         self.position += 1;
         Ok(Answer {
-            prefers_first: record.prefers_first,
+            preference: record.answer,
             in_noise_band: record.in_noise_band,
         })
     }

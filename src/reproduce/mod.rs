@@ -3,11 +3,23 @@
 //! Each function re-runs one table (or checks one theorem empirically) and
 //! returns [`Row`]s carrying the paper's numbers beside ours; the tests
 //! assert on them and the `elicit reproduce` command renders them.
+//!
+//! Every family module registers its tables as [`Job`]s (`jobs::<T>()`):
+//! an id, a title, the rows, a verdict and an optional figure. [`jobs`]
+//! lists all of them; [`run`] runs a selection; [`report`] and [`summary`]
+//! render the result. A new family is one module and one line in [`jobs`].
 
 pub mod binary;
 pub mod multiclass;
+pub mod plots;
 
+use crate::error::{Error, Result};
+use crate::scalar::Scalar;
+use crate::search::Strategy;
 use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// One reproduced row (the schema of `results.json`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -143,4 +155,257 @@ pub fn parallel_map<I: Sync, R: Send>(
         out.extend(part?);
     }
     Ok(out)
+}
+
+/// Settings shared by every reproduction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Only jobs whose id starts with one of these (all when empty).
+    pub only: Vec<String>,
+    /// The search strategy of the tables that take one.
+    pub search: Strategy,
+    /// Random metrics per setting in the theorem checks.
+    pub trials: usize,
+    /// Seed of every random choice.
+    pub seed: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            only: Vec::new(),
+            search: Strategy::Paper,
+            trials: 1000,
+            seed: 2019,
+        }
+    }
+}
+
+/// How a section's rows are laid out in `report.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// One row per table row: truth, paper, ours, queries, error.
+    Table,
+    /// One row per setting of a sweep: trials, worst error, bound, ratio.
+    Sweep,
+}
+
+/// A figure of a section: the file name and the function drawing it.
+#[derive(Debug, Clone, Copy)]
+pub struct Figure {
+    /// File name within the output folder (`fig-….svg`).
+    pub file: &'static str,
+    /// Draws the section into the file.
+    pub draw: fn(&Section, &Path) -> std::result::Result<(), String>,
+}
+
+/// The rows of a job.
+pub type Rows = Box<dyn Fn() -> Result<Vec<Row>> + Send + Sync>;
+
+/// A job's verdict on its rows.
+pub type Verdict = Box<dyn Fn(&[Row]) -> String + Send + Sync>;
+
+/// One reproduced table or theorem check, ready to run.
+pub struct Job {
+    /// `paper-table`, e.g. `003-table1`; `--only` matches its prefix.
+    pub id: &'static str,
+    /// The heading in the report.
+    pub title: &'static str,
+    /// What the reader needs to interpret the rows (settings, differences).
+    pub explanation: &'static str,
+    /// Computes the rows.
+    pub rows: Rows,
+    /// One line judging the rows against the paper.
+    pub verdict: Verdict,
+    /// Report layout.
+    pub layout: Layout,
+    /// The figure drawn from the rows, if any.
+    pub figure: Option<Figure>,
+    /// MPFR runs also compute the rows in `f64` and record the difference.
+    pub compare_f64: bool,
+}
+
+/// A job's result.
+#[derive(Debug, Clone)]
+pub struct Section {
+    /// The job's id.
+    pub id: &'static str,
+    /// The job's title.
+    pub title: &'static str,
+    /// The rows.
+    pub rows: Vec<Row>,
+    /// The verdict.
+    pub verdict: String,
+    /// Wall time of the rows, seconds.
+    pub seconds: f64,
+    /// The job's explanation.
+    pub explanation: &'static str,
+    /// Report layout.
+    pub layout: Layout,
+    /// The figure, if any.
+    pub figure: Option<Figure>,
+}
+
+/// Every job of every family at precision `T`, in report order.
+pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
+    let mut all = binary::jobs::<T>(o);
+    all.extend(multiclass::jobs::<T>(o));
+    all
+}
+
+/// The ids of every job (for `--only` validation).
+pub fn ids() -> Vec<&'static str> {
+    jobs::<f64>(&Options::default())
+        .into_iter()
+        .map(|j| j.id)
+        .collect()
+}
+
+/// Runs the jobs `o.only` selects at precision `T`; for MPFR precisions
+/// the jobs marked [`Job::compare_f64`] are also run in `f64` and each row
+/// records its difference. `progress` is called with each job's id as it
+/// starts.
+///
+/// # Errors
+/// The first job that fails.
+pub fn run<T: Scalar>(o: &Options, mut progress: impl FnMut(&str)) -> Result<Vec<Section>> {
+    let selected: Vec<Job> = jobs::<T>(o)
+        .into_iter()
+        .filter(|j| o.only.is_empty() || o.only.iter().any(|f| j.id.starts_with(f.as_str())))
+        .collect();
+    let reference = (T::backend_name() != "f64").then(|| jobs::<f64>(o));
+    let mut sections = Vec::new();
+    for job in selected {
+        progress(job.id);
+        let start = Instant::now();
+        let mut rows = (job.rows)()?;
+        let seconds = start.elapsed().as_secs_f64();
+        if let (true, Some(reference)) = (job.compare_f64, &reference) {
+            if let Some(base) = reference.iter().find(|j| j.id == job.id) {
+                for (row, base) in rows.iter_mut().zip((base.rows)()?) {
+                    row.f64_difference = Some(max_abs_diff(&row.elicited, &base.elicited));
+                }
+            }
+        }
+        sections.push(Section {
+            id: job.id,
+            title: job.title,
+            verdict: (job.verdict)(&rows),
+            rows,
+            seconds,
+            explanation: job.explanation,
+            layout: job.layout,
+            figure: job.figure,
+        });
+    }
+    Ok(sections)
+}
+
+/// Draws every figure of `sections` into `out`; returns the files written.
+///
+/// # Errors
+/// [`Error::Io`] naming the figure that could not be drawn.
+pub fn figures(sections: &[Section], out: &Path) -> Result<Vec<PathBuf>> {
+    let mut written = Vec::new();
+    for s in sections {
+        if let Some(figure) = s.figure {
+            let path = out.join(figure.file);
+            (figure.draw)(s, &path).map_err(|message| Error::Io {
+                path: path.display().to_string(),
+                message,
+            })?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}
+
+fn vec(v: &[f64]) -> String {
+    let inner: Vec<String> = v.iter().map(|x| format!("{x:.4}")).collect();
+    format!("({})", inner.join(", "))
+}
+
+/// Renders `report.md`; `command` is the command line that produced it.
+pub fn report(sections: &[Section], command: &str) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "# Reproduction report\n");
+    let _ = writeln!(
+        md,
+        "`{command}`. Each section gives the paper's numbers beside ours, the queries, the wall time and a verdict.\n"
+    );
+    for s in sections {
+        let _ = writeln!(md, "## {}\n", s.title);
+        let _ = writeln!(md, "**Verdict:** {} ({:.2} s)\n", s.verdict, s.seconds);
+        let _ = writeln!(md, "{}\n", s.explanation);
+        match s.layout {
+            Layout::Table => {
+                let _ = writeln!(md, "| row | truth | paper | ours | queries | error | alpha / sigma (paper) | vs f64 | note |");
+                let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
+                for r in &s.rows {
+                    let ab = match (r.alpha, r.sigma, r.paper_alpha_sigma) {
+                        (Some(a), Some(sg), Some((pa, ps))) => {
+                            format!("{a:.3} / {sg:.4} ({pa} / {ps})")
+                        }
+                        _ => String::new(),
+                    };
+                    let paper = if r.paper.is_empty() {
+                        "-".into()
+                    } else {
+                        vec(&r.paper)
+                    };
+                    let diff = r
+                        .f64_difference
+                        .map_or(String::new(), |d| format!("{d:.1e}"));
+                    let _ = writeln!(
+                        md,
+                        "| {} | {} | {paper} | {} | {} | {:.4} | {ab} | {diff} | {} |",
+                        r.row,
+                        vec(&r.truth),
+                        vec(&r.elicited),
+                        r.queries,
+                        r.error,
+                        r.note
+                    );
+                }
+            }
+            Layout::Sweep => {
+                let _ = writeln!(md, "| setting | search | trials | max queries | worst error | bound | worst error/bound | violations | note |");
+                let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
+                for r in &s.rows {
+                    let _ = writeln!(
+                        md,
+                        "| {} | {} | {} | {} | {:.4} | {} | {} | {} | {} |",
+                        r.row,
+                        r.search,
+                        r.trials.unwrap_or(0),
+                        r.queries,
+                        r.worst_error.unwrap_or(r.error),
+                        r.bound.map_or("-".into(), |b| format!("{b:.4}")),
+                        r.worst_ratio.map_or("-".into(), |x| format!("{x:.3}")),
+                        r.violations.map_or("-".into(), |v| v.to_string()),
+                        r.note
+                    );
+                }
+            }
+        }
+        let _ = writeln!(md);
+    }
+    md
+}
+
+/// The terminal summary: one line per section.
+pub fn summary(sections: &[Section]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{:<14} {:>5} {:>8}  verdict", "table", "rows", "time");
+    for s in sections {
+        let _ = writeln!(
+            out,
+            "{:<14} {:>5} {:>7.2}s  {}",
+            s.id,
+            s.rows.len(),
+            s.seconds,
+            s.verdict
+        );
+    }
+    out
 }

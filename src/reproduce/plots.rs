@@ -1,30 +1,22 @@
 //! SVG figures of `elicit reproduce` (plotters, SVG backend: no fonts or
-//! system libraries needed).
+//! system libraries needed). A [`super::Job`] names its figure; the shared
+//! drawing helpers ([`canvas`], [`legend`]) are here.
 
-use super::reproduce::Section;
-use metric_elicitation::geometry::binary::boundary_point;
-use metric_elicitation::metric::binary::Lfpm;
-use metric_elicitation::oracle::Metric;
-use metric_elicitation::population::LogisticUniform;
-use metric_elicitation::reproduce::Row;
-use metric_elicitation::Error;
+use super::{Row, Section};
+use crate::geometry::binary::boundary_point;
+use crate::metric::binary::Lfpm;
+use crate::oracle::Metric;
+use crate::population::LogisticUniform;
 use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
-use std::path::{Path, PathBuf};
-
-fn err(path: &Path) -> impl Fn(String) -> Error + '_ {
-    move |message| Error::Io {
-        path: path.display().to_string(),
-        message,
-    }
-}
+use std::path::Path;
 
 fn lfpm(v: &[f64]) -> Option<Lfpm<f64>> {
     Lfpm::new(v[0], v[1], v[2], v[3], v[4]).ok()
 }
 
 /// 003 Fig. 4: true and elicited LFPM along ∂C+ for Table 2's six rows.
-fn lfpm_figure(section: &Section, path: &Path) -> Result<(), String> {
+pub(crate) fn lfpm_figure(section: &Section, path: &Path) -> Result<(), String> {
     let pop = LogisticUniform::new(5.0).map_err(|e| e.to_string())?;
     let root = canvas(path, (1200, 720))?;
     let rows: Vec<_> = section
@@ -87,7 +79,7 @@ fn lfpm_figure(section: &Section, path: &Path) -> Result<(), String> {
 
 /// Thm. 2: worst error against ε_Ω (paper strategy, every adversary) and
 /// the smallest bound, one curve per ε.
-fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> {
+pub(crate) fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> {
     let root = canvas(path, (900, 560))?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
@@ -154,7 +146,7 @@ fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> {
 }
 
 /// Lemma 2: max queries per strategy against log2(L/ε).
-fn queries_figure(section: &Section, path: &Path) -> Result<(), String> {
+pub(crate) fn queries_figure(section: &Section, path: &Path) -> Result<(), String> {
     let root = canvas(path, (900, 560))?;
     let top = section.rows.iter().map(|r| r.queries).max().unwrap_or(1) as f64 * 1.1;
     let right = section
@@ -207,7 +199,7 @@ fn queries_figure(section: &Section, path: &Path) -> Result<(), String> {
 /// 002 Thms. 1–2: the observed constant (error over the theorem's rate) per
 /// k and strategy; flat lines mean the bound's form holds with a k-free
 /// constant.
-fn constants_figure(section: &Section, path: &Path) -> Result<(), String> {
+pub(crate) fn constants_figure(section: &Section, path: &Path) -> Result<(), String> {
     let root = canvas(path, (900, 560))?;
     let top = section
         .rows
@@ -290,7 +282,7 @@ fn constants_figure(section: &Section, path: &Path) -> Result<(), String> {
 }
 
 /// 002: queries of each configuration against its lower bound.
-fn queries_002_figure(section: &Section, path: &Path) -> Result<(), String> {
+pub(crate) fn queries_002_figure(section: &Section, path: &Path) -> Result<(), String> {
     let root = canvas(path, (1000, 560))?;
     let n = section.rows.len() as f64;
     let top = section.rows.iter().map(|r| r.queries).max().unwrap_or(1) as f64 * 1.1;
@@ -336,7 +328,10 @@ fn queries_002_figure(section: &Section, path: &Path) -> Result<(), String> {
 }
 
 /// A white SVG canvas of `size` pixels at `path`.
-fn canvas(
+///
+/// # Errors
+/// The backend's message when the file cannot be drawn.
+pub fn canvas(
     path: &Path,
     size: (u32, u32),
 ) -> Result<DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, String> {
@@ -346,7 +341,10 @@ fn canvas(
 }
 
 /// The series legend, boxed, in the chart's default corner.
-fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+///
+/// # Errors
+/// The backend's message.
+pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
     chart: &mut ChartContext<'a, DB, CT>,
 ) -> Result<(), String>
 where
@@ -358,28 +356,4 @@ where
         .border_style(BLACK)
         .draw()
         .map_err(|e| e.to_string())
-}
-
-/// A figure: draws a section's rows into an SVG file.
-type Figure = fn(&Section, &Path) -> Result<(), String>;
-
-/// Draws every figure whose section ran; returns the files written.
-pub fn figures(sections: &[Section], out: &Path) -> Result<Vec<PathBuf>, Error> {
-    let mut written = Vec::new();
-    for s in sections {
-        let (name, draw): (&str, Figure) = match s.id {
-            "003-table2" => ("fig-003-lfpm-upper-boundary.svg", lfpm_figure),
-            "003-thm2" => ("fig-003-thm2-error-vs-noise.svg", thm2_figure),
-            "003-lemma2" => ("fig-003-queries.svg", queries_figure),
-            "002-thm1" => ("fig-002-thm1-constants.svg", constants_figure),
-            "002-thm2" => ("fig-002-thm2-constants.svg", constants_figure),
-            "002-thm2-lpme" => ("fig-002-thm2-lpme-constants.svg", constants_figure),
-            "002-queries" => ("fig-002-queries.svg", queries_002_figure),
-            _ => continue,
-        };
-        let path = out.join(name);
-        draw(s, &path).map_err(err(&path))?;
-        written.push(path);
-    }
-    Ok(written)
 }
