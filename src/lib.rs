@@ -9,6 +9,22 @@
 //! in `f64` and, with the `mpfr` feature, in arbitrary precision
 //! ([`scalar::Mpfr`]).
 //!
+//! # Conventions
+//! * **Utility and cost.** An oracle prefers the query with the larger
+//!   *utility* (the papers' Ω(x, y) = 1[φ(x) > φ(y)]). Each metric family
+//!   is written as its paper writes it: as a utility (003, 002, 004, the
+//!   quadratic metrics of 000 Def. 3) or as a cost (the fair metric of
+//!   001 Def. 1, the fair quadratic metric of 000 Def. 4, the general-rate
+//!   metrics of 000 App. E). A cost's utility is its negative: the oracle
+//!   prefers the smaller cost. (001 Def. 2 prints an oracle preferring the
+//!   larger Ψ although §2.1 calls Ψ a cost; we take the cost reading, under
+//!   which non-negative weights on error rates penalize errors. Through the
+//!   other reading FPME would return (−a, −B, λ).)
+//! * **Indices** are 0-based in code; messages and docs that quote the
+//!   papers use their 1-based classes, faces and groups.
+//! * **Off-diagonal rates** are row-major without the diagonal:
+//!   (1,2), (1,3), …, (1,k), (2,1), (2,3), …, (k,k−1); q = k² − k.
+//!
 //! Layout:
 //! * [`scalar`] — the scalar trait and its backends;
 //! * [`prec`] — every tolerance, scaled by the backend's epsilon;
@@ -21,6 +37,7 @@
 //! * [`geometry`] — query spaces and their parametrizations;
 //! * [`metric`] — metric families as values;
 //! * [`elicit`] — the elicitation procedures, one module per paper family;
+//! * [`spec`] — elicitation specs (TOML/JSON) as typed values;
 //! * [`error`] — the crate's error type;
 //! * [`fuzzing`] — the checks the fuzz targets run (shared with the tests).
 #![warn(missing_docs)]
@@ -37,6 +54,7 @@ pub mod quadrature;
 pub mod reproduce;
 pub mod scalar;
 pub mod search;
+pub mod spec;
 
 pub use error::{Error, Result};
 

@@ -4,7 +4,8 @@
 //!   (§5.1, App. C), LFPM elicitation (§5.2: Prop. 4, Alg. 3, Cor. 1), and
 //!   the constants of Thm. 2;
 //! * [`multiclass`] — 002: DLPM (Alg. 1) and LPM (Alg. 2) elicitation;
-//! * [`lpme`] — the general sphere LPME subroutine (001/000 App. A).
+//! * [`lpme`] — the general sphere LPME subroutine (001/000 App. A);
+//! * [`procedure`] — the one interface every procedure implements.
 //!
 //! Every procedure returns, besides its estimate, what its answers left
 //! undecided (the set of metrics consistent with them, built from the
@@ -14,6 +15,7 @@
 pub mod binary;
 pub mod lpme;
 pub mod multiclass;
+pub mod procedure;
 
 use serde::Serialize;
 

@@ -1,0 +1,158 @@
+//! The one procedure interface: what the `elicit` command (and any other
+//! driver) needs to know about an elicitation procedure.
+//!
+//! A procedure is
+//! * its **settings**, deserialized from the spec's own fields
+//!   ([`crate::spec::Spec::settings`], unknown fields rejected) and
+//!   validated by [`Procedure::new`], together with the shared search
+//!   settings ([`Search`]) and the population (where the queries come
+//!   from);
+//! * its **query space**: the [`Procedure::Point`]s an oracle compares,
+//!   and how one is shown to a person ([`Procedure::present`]);
+//! * the **metric** a simulated oracle answers with
+//!   ([`Procedure::truth`], [`Procedure::value`]);
+//! * its **estimate** ([`Procedure::elicit`]) and the [`Report`] on it:
+//!   the elicited metric, what the answers left undecided, warnings, and
+//!   the error against a known truth.
+//!
+//! `run`, `ask`, `replay`, transcripts, budgets, adversaries and precision
+//! dispatch are written once, generically, in [`crate::session`]; a
+//! procedure is one module under `src/elicit/` and one line in
+//! [`crate::elicit::registry`].
+
+use super::Warning;
+use crate::error::Result;
+use crate::oracle::{Oracle, QueryPoint};
+use crate::scalar::Scalar;
+use crate::search::Strategy;
+use crate::spec::PopulationSpec;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+/// The search settings every procedure shares: the tolerance ε and the
+/// strategy of the one search primitive.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Search<T> {
+    /// The search tolerance ε (> 0, checked by the driver).
+    pub eps: T,
+    /// The search strategy (the spec's, or [`Procedure::default_strategy`]).
+    pub strategy: Strategy,
+}
+
+/// How a query point is shown to a person: a title line and rows, printed
+/// side by side for the two classifiers.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct View {
+    /// What the rows show (e.g. "% of all cases; rows: actual class").
+    pub title: String,
+    /// One line per row.
+    pub rows: Vec<String>,
+}
+
+/// What a procedure reports about its estimate.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Report {
+    /// The elicited metric, readable (`f64`), in the shape of the spec's
+    /// `oracle.metric` (a list of numbers or a table).
+    pub elicited: Value,
+    /// The same, lossless: every number as the text
+    /// [`crate::scalar::Backend::encode`] writes.
+    pub elicited_exact: Value,
+    /// The elicited metric in words, with named terms
+    /// (e.g. `0.41·TP + 0.91·TN`).
+    pub words: String,
+    /// The set of metrics consistent with the answers (per face, angle or
+    /// part), or `Value::Null` when not tracked.
+    pub consistent: Value,
+    /// Why that set is wider than ε, where it is.
+    pub warnings: Vec<Warning>,
+    /// The hidden metric, normalized as the estimate is, when known.
+    pub truth: Option<Value>,
+    /// The procedure's error measure against the truth (named in
+    /// [`Procedure::ERROR`]), when known.
+    pub error: Option<f64>,
+    /// Procedure-specific details (per-face m̂, queries per part, …).
+    pub details: Map<String, Value>,
+}
+
+/// An elicitation procedure at precision `T`. See the module docs.
+pub trait Procedure<T: Scalar>: Sized {
+    /// Its settings: the spec's own top-level fields. Deserialize with
+    /// `#[serde(deny_unknown_fields)]`, every field optional with a default.
+    type Settings: DeserializeOwned;
+    /// What the oracle compares.
+    type Point: QueryPoint + PartialEq + 'static;
+    /// The hidden metric of a simulated oracle.
+    type Truth;
+    /// The estimate.
+    type Estimate;
+
+    /// The error measure of [`Report::error`], e.g. `"max |a - a^|"`.
+    const ERROR: &'static str;
+
+    /// The strategy when the spec names none: the one with the fewest
+    /// queries at the papers' accuracy for this procedure.
+    fn default_strategy() -> Strategy {
+        Strategy::Golden
+    }
+
+    /// Builds the procedure from its settings, the shared search settings
+    /// and the population, validating all three.
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidArgument`] naming the field, or the
+    /// population's error; a population of the wrong kind is
+    /// [`PopulationSpec::unsupported`].
+    fn new(
+        settings: Self::Settings,
+        search: Search<T>,
+        population: &PopulationSpec,
+    ) -> Result<Self>;
+
+    /// The hidden metric from the spec's `oracle.metric`, checked against
+    /// the family's assumptions.
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidArgument`] naming `oracle.metric…`, or
+    /// [`crate::Error::Assumption`] naming the violated condition.
+    fn truth(&self, metric: &Value) -> Result<Self::Truth>;
+
+    /// The hidden metric's value at a query point (larger is preferred).
+    fn value(&self, truth: &Self::Truth, point: &Self::Point) -> T;
+
+    /// The distance of a point from the truth's optimum in the query space,
+    /// for the push-away adversary; `None` when the procedure has no single
+    /// optimum (e.g. one per face), and push-away is then refused.
+    fn distance(&self, _truth: &Self::Truth, _point: &Self::Point) -> Option<T> {
+        None
+    }
+
+    /// Runs the procedure against `oracle`.
+    ///
+    /// # Errors
+    /// [`crate::Error::Interrupted`] when the oracle stops (carrying the
+    /// progress), or the procedure's own errors.
+    fn elicit(&self, oracle: &mut dyn Oracle<Self::Point>) -> Result<Self::Estimate>;
+
+    /// The report on an estimate, with the error against `truth` when known.
+    fn report(&self, estimate: &Self::Estimate, truth: Option<&Self::Truth>) -> Report;
+
+    /// How a query point is shown to a person.
+    fn present(&self, point: &Self::Point) -> View;
+
+    /// About how many queries a run takes (for "question 7 of about 28").
+    fn expected_queries(&self) -> Option<usize> {
+        None
+    }
+}
+
+/// A procedure at every precision: `At<T>` is the procedure at `T`. This
+/// is what the registry holds, so that precision dispatch is written once.
+pub trait Family {
+    /// The spec name (`procedure = "…"`).
+    const NAME: &'static str;
+    /// One line on what it elicits and from which paper.
+    const SUMMARY: &'static str;
+    /// The procedure at precision `T`.
+    type At<T: Scalar>: Procedure<T>;
+}

@@ -1,0 +1,579 @@
+//! Specifications of an elicitation (`elicit run | ask`): TOML or JSON,
+//! parsed into typed values with errors that name the field.
+//!
+//! A spec has a few fields every procedure shares — `procedure`,
+//! `epsilon`, `search`, `precision`, `budget`, a `[population]` (where the
+//! queries come from) and an `[oracle]` (who answers) — and the
+//! procedure's own settings as further top-level fields. Those are kept in
+//! [`Spec::settings`] and deserialized by the procedure
+//! ([`crate::elicit::procedure::Procedure::Settings`]), which rejects
+//! unknown fields, so a field that does not apply to the procedure is an
+//! error naming it.
+//!
+//! Numbers are [`Num`]s: a float, or a string such as `"0.1"` rounded once
+//! at the working precision (an exact decimal for MPFR runs).
+
+use crate::error::{Error, Result};
+use crate::scalar::Scalar;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// A number in a spec: a TOML/JSON number, or a decimal string rounded once
+/// at the working precision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Num {
+    /// A number written as a number (an `f64`, converted exactly).
+    Float(f64),
+    /// A number written as text, rounded once at the working precision.
+    Text(String),
+}
+
+impl From<f64> for Num {
+    fn from(x: f64) -> Self {
+        Num::Float(x)
+    }
+}
+
+impl Num {
+    /// The value at precision `T`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming `field` when the value is not a
+    /// finite number.
+    pub fn to_scalar<T: Scalar>(&self, field: &str) -> Result<T> {
+        match self {
+            Num::Float(x) if x.is_finite() => Ok(T::from_f64_exact(*x)),
+            Num::Float(x) => Err(Error::invalid(
+                field,
+                format!("must be a finite number, got {x}"),
+            )),
+            Num::Text(s) => {
+                let v = T::decode(s)
+                    .map_err(|_| Error::invalid(field, format!("not a number: {s:?}")))?;
+                if v.finite() {
+                    Ok(v)
+                } else {
+                    Err(Error::invalid(
+                        field,
+                        format!("must be a finite number, got {s}"),
+                    ))
+                }
+            }
+        }
+    }
+}
+
+/// Reads a [`Num`] out of a JSON value (a number or a decimal string).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `field`.
+pub fn num<T: Scalar>(value: &Value, field: &str) -> Result<T> {
+    let n: Num = serde_json::from_value(value.clone())
+        .map_err(|_| Error::invalid(field, format!("expected a number, got {}", short(value))))?;
+    n.to_scalar(field)
+}
+
+/// Reads a list of numbers out of a JSON value.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `field` (and the entry, `field[i]`).
+pub fn num_list<T: Scalar>(value: &Value, field: &str) -> Result<Vec<T>> {
+    let items = value.as_array().ok_or_else(|| {
+        Error::invalid(
+            field,
+            format!("expected a list of numbers, got {}", short(value)),
+        )
+    })?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| num(v, &format!("{field}[{i}]")))
+        .collect()
+}
+
+/// Reads a list of `len` numbers.
+///
+/// # Errors
+/// As [`num_list`], and when the length differs.
+pub fn num_list_of<T: Scalar>(value: &Value, field: &str, len: usize) -> Result<Vec<T>> {
+    let v = num_list(value, field)?;
+    if v.len() != len {
+        return Err(Error::invalid(
+            field,
+            format!("expected {len} numbers, got {}", v.len()),
+        ));
+    }
+    Ok(v)
+}
+
+/// Reads a matrix (a list of `rows` lists of `cols` numbers).
+///
+/// # Errors
+/// As [`num_list`], naming `field[i][j]`.
+pub fn num_matrix<T: Scalar>(
+    value: &Value,
+    field: &str,
+    rows: usize,
+    cols: usize,
+) -> Result<Vec<Vec<T>>> {
+    let items = value.as_array().ok_or_else(|| {
+        Error::invalid(
+            field,
+            format!("expected a list of {rows} rows, got {}", short(value)),
+        )
+    })?;
+    if items.len() != rows {
+        return Err(Error::invalid(
+            field,
+            format!("expected {rows} rows, got {}", items.len()),
+        ));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, row)| num_list_of(row, &format!("{field}[{i}]"), cols))
+        .collect()
+}
+
+/// A JSON value cut to a short one-line excerpt for messages.
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 40 {
+        format!("{}…", text.chars().take(40).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// How class scores depend on x in the 002 §6.1 population.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scores {
+    /// ηᵢ ∝ 1/(1 + e^{pᵢx}), as printed in 002 §6.1.
+    #[default]
+    Logistic,
+    /// ηᵢ ∝ e^{pᵢx}.
+    Softmax,
+}
+
+/// Which confusions of a finite sample the oracle's metric is evaluated on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Confusions {
+    /// Counts of the true labels of the held-out rows (what the papers'
+    /// real-data experiments measure).
+    #[default]
+    Labelled,
+    /// Expectations under the fitted η̂ (no labels; a different, easier
+    /// experiment).
+    Expected,
+}
+
+/// One attribute of a cost/reward metric (004): a cost in [lower, upper]
+/// with upper ≤ 0 or a reward with lower ≥ 0.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttributeSpec {
+    /// The attribute's name, used in `oracle.metric` and in `ask`.
+    pub name: String,
+    /// `cost` or `reward`.
+    pub kind: String,
+    /// Lower end of its range.
+    pub lower: Num,
+    /// Upper end of its range.
+    pub upper: Num,
+}
+
+/// Where the query points come from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", deny_unknown_fields)]
+pub enum PopulationSpec {
+    /// 003 App. A: X ~ U[−1, 1], η(x) = 1/(1 + e^{ax}).
+    #[serde(rename = "synthetic-003")]
+    Synthetic003 {
+        /// The slope a (default 5).
+        #[serde(default = "default_a")]
+        a: Num,
+    },
+    /// 002 §6.1: X ~ U[−1, 1], ηᵢ ∝ 1/(1 + e^{pᵢx}) (or softmax scores).
+    #[serde(rename = "synthetic-002")]
+    Synthetic002 {
+        /// One slope per class.
+        p: Vec<Num>,
+        /// `logistic` (the paper's) or `softmax`.
+        #[serde(default)]
+        scores: Scores,
+    },
+    /// 004 §5: x ~ N(0, I₁₀), W ~ U[−1.5, 1.5]^{k×10}, η = softmax(Wx),
+    /// `rows` rows generated in-process from `seed`; expected confusions.
+    #[serde(rename = "synthetic-004")]
+    Synthetic004 {
+        /// Number of classes k.
+        classes: usize,
+        /// Number of rows n.
+        rows: usize,
+        /// Seed of x and W.
+        #[serde(default)]
+        seed: u64,
+    },
+    /// A CSV file with a header row: binary (`score_column`, a probability
+    /// of class 1) or multiclass (`probabilities`, one column per class).
+    #[serde(rename = "csv")]
+    Csv {
+        /// The file (relative paths are relative to the spec).
+        path: PathBuf,
+        /// Binary: the column holding P(Y = 1 | x) (default `score`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        score_column: Option<String>,
+        /// Multiclass: the columns holding P(Y = i | x), one per class, in
+        /// class order.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        probabilities: Option<Vec<String>>,
+        /// The label column (0/1, or 0..k−1).
+        #[serde(default = "default_label")]
+        label_column: String,
+        /// An optional group column (0..m−1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        group_column: Option<String>,
+    },
+    /// An explicit sphere S_ρ: the query space of LPME and the
+    /// sphere-based procedures, with no population behind it.
+    #[serde(rename = "sphere")]
+    Sphere {
+        /// Its centre (q ≥ 2 coordinates).
+        center: Vec<Num>,
+        /// Its radius ρ > 0.
+        radius: Num,
+    },
+    /// Groups of a fair metric (001, 000): `tau` has m rows of k values
+    /// (row g is t^g, t^g_i = P(G = g | Y = i); each column sums to 1); the
+    /// query sphere S_ρ of radius `radius` about o = (1/k)·1.
+    #[serde(rename = "groups")]
+    Groups {
+        /// Number of classes k.
+        classes: usize,
+        /// m rows of k values.
+        tau: Vec<Vec<Num>>,
+        /// ρ (default: the largest that keeps S_ρ in [0, 1]^q, at most 0.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        radius: Option<Num>,
+    },
+    /// A labelled dataset: η̂ fitted on a split, queries built on the rest.
+    #[serde(rename = "dataset")]
+    Dataset {
+        /// The CSV file (relative paths are relative to the spec).
+        path: PathBuf,
+        /// The label column.
+        label: String,
+        /// An optional group column.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        group: Option<String>,
+        /// Feature columns (default: every other column).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        features: Option<Vec<String>>,
+        /// Fraction of rows used to fit η̂ (default 0.5).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        split: Option<Num>,
+        /// Seed of the split.
+        #[serde(default)]
+        seed: u64,
+        /// Regularization of the fitted logistic/softmax model.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        regularization: Option<Num>,
+        /// `labelled` (default) or `expected` confusions.
+        #[serde(default)]
+        confusions: Confusions,
+    },
+}
+
+fn default_a() -> Num {
+    Num::Float(5.0)
+}
+fn default_label() -> String {
+    "label".into()
+}
+
+impl PopulationSpec {
+    /// The `kind` as written in a spec.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            PopulationSpec::Synthetic003 { .. } => "synthetic-003",
+            PopulationSpec::Synthetic002 { .. } => "synthetic-002",
+            PopulationSpec::Synthetic004 { .. } => "synthetic-004",
+            PopulationSpec::Csv { .. } => "csv",
+            PopulationSpec::Sphere { .. } => "sphere",
+            PopulationSpec::Groups { .. } => "groups",
+            PopulationSpec::Dataset { .. } => "dataset",
+        }
+    }
+
+    /// The data files the population reads (for transcript headers).
+    pub fn files(&self) -> Vec<&Path> {
+        match self {
+            PopulationSpec::Csv { path, .. } | PopulationSpec::Dataset { path, .. } => {
+                vec![path.as_path()]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The error for a procedure that cannot use this population.
+    pub fn unsupported(&self, procedure: &str, expected: &str) -> Error {
+        Error::invalid(
+            "population.kind",
+            format!(
+                "{procedure} does not take a {} population (expected {expected})",
+                self.kind()
+            ),
+        )
+    }
+}
+
+/// Who answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", deny_unknown_fields)]
+pub enum OracleSpec {
+    /// A simulated oracle for a known metric, optionally ε_Ω-noisy.
+    #[serde(rename = "simulated")]
+    Simulated {
+        /// The hidden metric, in the procedure's format (a list of numbers,
+        /// or a table).
+        metric: Value,
+        /// ε_Ω ≥ 0 (default 0: exact).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        eps_omega: Option<Num>,
+        /// always-wrong | random (default) | push-away | scripted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        adversary: Option<String>,
+        /// Seed of the random adversary.
+        #[serde(default)]
+        seed: u64,
+        /// scripted: the in-band answers as a hex string (one bit each).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        script: Option<String>,
+    },
+    /// Answers from a transcript written by `--transcript`.
+    #[serde(rename = "replay")]
+    Replay {
+        /// The transcript file (relative to the spec).
+        transcript: PathBuf,
+    },
+    /// The person at the terminal (`elicit ask`).
+    #[serde(rename = "person")]
+    Person {},
+}
+
+/// The adversaries a simulated oracle accepts.
+pub const ADVERSARIES: [&str; 4] = ["always-wrong", "random", "push-away", "scripted"];
+
+/// A whole spec.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Spec {
+    /// The procedure's name (see [`crate::elicit::registry`]).
+    pub procedure: String,
+    /// The search tolerance ε (its unit is the procedure's search
+    /// parameter: radians for angles, the weight m ∈ [0, 1] for faces).
+    pub epsilon: Num,
+    /// paper | adaptive | golden (default: the procedure's, the fewest
+    /// queries at the papers' accuracy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<String>,
+    /// `f64` (default) or `mpfr:BITS`.
+    #[serde(default = "default_precision")]
+    pub precision: String,
+    /// Stop with an error after this many queries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<usize>,
+    /// Where the queries come from.
+    pub population: PopulationSpec,
+    /// Who answers.
+    pub oracle: OracleSpec,
+    /// The procedure's own settings (every other top-level field).
+    #[serde(flatten)]
+    pub settings: Map<String, Value>,
+}
+
+fn default_precision() -> String {
+    "f64".into()
+}
+
+impl Spec {
+    /// Reads a TOML (`.toml`) or JSON (anything else) spec; relative paths
+    /// in it are made relative to the spec's folder.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the file cannot be read; [`Error::Spec`] naming
+    /// the line and field when it does not parse.
+    pub fn load(path: &Path) -> Result<Spec> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let mut spec = Self::parse(&text, path.extension().is_some_and(|e| e == "toml")).map_err(
+            |reason| Error::Spec {
+                path: path.display().to_string(),
+                reason,
+            },
+        )?;
+        spec.resolve_paths(path.parent().unwrap_or(Path::new(".")));
+        spec.validate()?;
+        Ok(spec)
+    }
+
+    /// Parses spec text, TOML or JSON; the error is one line.
+    ///
+    /// # Errors
+    /// The parser's message, reduced to one line with its position.
+    pub fn parse(text: &str, toml: bool) -> std::result::Result<Spec, String> {
+        if toml {
+            toml::from_str::<Spec>(text).map_err(|e| one_line(&e.to_string()))
+        } else {
+            serde_json::from_str::<Spec>(text).map_err(|e| one_line(&e.to_string()))
+        }
+    }
+
+    /// Makes relative paths relative to `base`.
+    pub fn resolve_paths(&mut self, base: &Path) {
+        match &mut self.population {
+            PopulationSpec::Csv { path, .. } | PopulationSpec::Dataset { path, .. } => {
+                if path.is_relative() {
+                    *path = base.join(&*path);
+                }
+            }
+            _ => {}
+        }
+        if let OracleSpec::Replay { transcript } = &mut self.oracle {
+            if transcript.is_relative() {
+                *transcript = base.join(&*transcript);
+            }
+        }
+    }
+
+    /// Checks the shared fields (the procedure checks its own when built).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming the field.
+    pub fn validate(&self) -> Result<()> {
+        let eps: f64 = self.epsilon.to_scalar("epsilon")?;
+        if eps <= 0.0 {
+            return Err(Error::invalid(
+                "epsilon",
+                format!("must be a finite number > 0, got {eps}"),
+            ));
+        }
+        if let Some(s) = &self.search {
+            s.parse::<crate::search::Strategy>()?;
+        }
+        if let Some(0) = self.budget {
+            return Err(Error::ZeroBudget);
+        }
+        if let OracleSpec::Simulated {
+            eps_omega,
+            adversary,
+            script,
+            ..
+        } = &self.oracle
+        {
+            if let Some(e) = eps_omega {
+                let e: f64 = e.to_scalar("oracle.eps_omega")?;
+                if e < 0.0 {
+                    return Err(Error::invalid(
+                        "oracle.eps_omega",
+                        format!("must be >= 0, got {e}"),
+                    ));
+                }
+            }
+            if let Some(a) = adversary {
+                if !ADVERSARIES.contains(&a.as_str()) {
+                    return Err(Error::invalid(
+                        "oracle.adversary",
+                        format!(
+                            "unknown adversary {a:?} (expected one of {})",
+                            ADVERSARIES.join(", ")
+                        ),
+                    ));
+                }
+                if a == "scripted" && script.as_deref().is_none_or(str::is_empty) {
+                    return Err(Error::invalid(
+                        "oracle.script",
+                        "the scripted adversary needs a script (hex digits, one bit per in-band answer)",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The procedure's settings, deserialized from the remaining top-level
+    /// fields with unknown fields rejected.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming the field that does not apply to
+    /// the procedure or does not parse.
+    pub fn settings<S: DeserializeOwned>(&self) -> Result<S> {
+        serde_json::from_value(Value::Object(self.settings.clone())).map_err(|e| {
+            let text = e.to_string();
+            let field = text
+                .split('`')
+                .nth(1)
+                .map_or_else(|| "settings".to_string(), str::to_string);
+            Error::invalid(
+                field,
+                format!("{} (procedure {})", one_line(&text), self.procedure),
+            )
+        })
+    }
+
+    /// The search strategy, or `default` when the spec names none.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an unknown strategy.
+    pub fn strategy_or(&self, default: crate::search::Strategy) -> Result<crate::search::Strategy> {
+        self.search.as_deref().map_or(Ok(default), str::parse)
+    }
+}
+
+/// Parser messages span several lines (position, excerpt, caret, reason);
+/// keep the position and the reason on one line.
+pub fn one_line(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('|') && !l.chars().all(|c| c == '^'))
+        .collect();
+    let position = lines
+        .first()
+        .map_or("", |l| l.trim_start_matches("TOML parse error at "));
+    let reason = lines.last().copied().unwrap_or("");
+    if lines.len() > 1 {
+        format!("{position}: {reason}")
+    } else {
+        reason.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_keep_unknown_fields_for_the_procedure() {
+        let spec = Spec::parse(
+            "procedure = \"dlpm\"\nepsilon = 0.01\nreference = 2\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0]\n[oracle]\nkind = \"person\"\n",
+            true,
+        )
+        .unwrap();
+        assert_eq!(spec.settings.get("reference"), Some(&Value::from(2)));
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Other {
+            cycles: Option<usize>,
+        }
+        let err = spec.settings::<Other>().unwrap_err();
+        assert!(err.to_string().contains("reference"), "{err}");
+    }
+}
