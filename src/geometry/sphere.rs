@@ -6,6 +6,7 @@
 //! the unit linear metric a over the sphere is o + λ·a (002 Lemma 1).
 
 use crate::error::{Error, Result};
+use crate::population::MulticlassPopulation;
 use crate::scalar::Scalar;
 use nalgebra::DVector;
 
@@ -195,4 +196,37 @@ pub fn orthant_ranges<T: Scalar>(signs: &[Sign]) -> Vec<(T, T)> {
         (Sign::Positive, Sign::Negative) => 3,
     }));
     ranges
+}
+
+/// A sphere inside the off-diagonal confusions of a k-class population
+/// (002 §3.2, Table 3): centred at the confusion of the uniform random
+/// classifier, o_ij = ζᵢ/k (row-major off-diagonal), with radius
+/// λ = min ζᵢ/(4k), which keeps every point a valid confusion (002 App. D's
+/// radius is not in the text; with an exact oracle the result does not
+/// depend on it).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when a class has prior 0 (no sphere fits).
+pub fn off_diagonal_sphere<T: Scalar, P: MulticlassPopulation<T> + ?Sized>(
+    pop: &P,
+) -> Result<Sphere<T>> {
+    let k = pop.classes();
+    let priors = pop.priors();
+    let kt = T::int(k as i64);
+    let mut center = Vec::with_capacity(k * k - k);
+    for (i, zeta) in priors.iter().enumerate() {
+        for j in 0..k {
+            if i != j {
+                center.push(zeta.clone() / kt.clone());
+            }
+        }
+    }
+    let least = priors.iter().cloned().fold(T::int(1), |m, z| m.min(z));
+    if least <= T::int(0) {
+        return Err(Error::invalid(
+            "population",
+            "a class with prior 0 leaves no sphere inside the confusions",
+        ));
+    }
+    Sphere::new(DVector::from_vec(center), least / (T::int(4) * kt))
 }

@@ -77,6 +77,11 @@ pub struct Row {
     /// conditioning of Alg. 1's estimator (max(1, κ)).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conditioned_ratio: Option<f64>,
+    /// Query-count rows: trials whose searches met a tie (a plateau), after
+    /// which golden section finishes by halving (so its count may exceed
+    /// ⌈log_φ(L/ε)⌉ + 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tied_trials: Option<usize>,
     /// MPFR runs: ‖elicited − elicited at f64‖∞ for the same row.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub f64_difference: Option<f64>,
@@ -108,6 +113,7 @@ impl Row {
             violations: None,
             instance_ratio: None,
             conditioned_ratio: None,
+            tied_trials: None,
             f64_difference: None,
             note: String::new(),
         }

@@ -221,25 +221,8 @@ pub fn sphere<T: Scalar>(k: usize) -> Result<Sphere<T>> {
     sphere_for(&population::<T>(k)?)
 }
 
-/// The sphere of [`sphere`] for any population: o_ij = ζᵢ/k, λ = min ζᵢ/(4k).
-///
-/// # Errors
-/// Only on internal failure.
-pub fn sphere_for<T: Scalar, P: MulticlassPopulation<T> + ?Sized>(pop: &P) -> Result<Sphere<T>> {
-    let k = pop.classes();
-    let priors = pop.priors();
-    let kt = T::int(k as i64);
-    let mut center = Vec::with_capacity(k * k - k);
-    for (i, zeta) in priors.iter().enumerate() {
-        for j in 0..k {
-            if i != j {
-                center.push(zeta.clone() / kt.clone());
-            }
-        }
-    }
-    let least = priors.iter().cloned().fold(T::int(1), |m, z| m.min(z));
-    Sphere::new(DVector::from_vec(center), least / (T::int(4) * kt))
-}
+/// The §6.1 sphere of 002 Table 3 (see [`off_diagonal_sphere`]).
+pub use crate::geometry::sphere::off_diagonal_sphere as sphere_for;
 
 fn unit<T: Scalar>(v: &[f64]) -> DVector<T> {
     let a = DVector::from_iterator(v.len(), v.iter().map(|x| T::from_f64_exact(*x)));
