@@ -45,6 +45,10 @@ enum Command {
         /// Seed of every random choice.
         #[arg(long, default_value_t = 2019)]
         seed: u64,
+        /// Worker threads for the sweeps (default: every core). The results
+        /// are the same for every value.
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Run the procedure a spec (TOML or JSON) describes; print the result as JSON.
     Run {
@@ -156,7 +160,17 @@ fn run(command: Command) -> Result<(), Error> {
             search,
             trials,
             seed,
+            jobs,
         } => {
+            if let Some(n) = jobs {
+                if n == 0 {
+                    return Err(Error::invalid("--jobs", "needs at least one thread"));
+                }
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build_global()
+                    .map_err(|e| Error::invalid("--jobs", e.to_string()))?;
+            }
             let known = reproduce::ids();
             for name in &only {
                 if !known.iter().any(|id| id.starts_with(name.as_str())) {

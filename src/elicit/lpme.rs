@@ -10,11 +10,12 @@
 use super::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::sphere::{
-    angles_from_unit, orthant_ranges, unit_from_angles, AngleSlice, Sign, Sphere,
+    angles_from_unit, orthant_ranges, sines_cosines, unit_from_angles, AngleSlice, Sign, Sphere,
+    Steps,
 };
 use crate::oracle::Oracle;
 use crate::scalar::Scalar;
-use crate::search::{check_epsilon, maximize, Consistent, Stop, Strategy};
+use crate::search::{check_epsilon, halvings, maximize, Consistent, Stop, Strategy};
 use nalgebra::DVector;
 
 /// How the orthant of the metric is found.
@@ -198,6 +199,16 @@ where
         }),
     );
     let mut theta = angles_from_unit(&start);
+    let mut trig = sines_cosines(&theta);
+    // Above f64's precision a sine costs tens of multiplications: derive
+    // the probes' sines and cosines from their neighbours' (every orthant
+    // range is a quadrant, so the steps are the same for every angle).
+    let steps = (T::precision_bits() > 64).then(|| {
+        Steps::new(
+            &T::frac_pi_2(),
+            halvings(&T::frac_pi_2(), &settings.eps).unwrap_or(0),
+        )
+    });
     let mut resolution_stops = 0;
     let mut consistent: Vec<Option<Consistent<T>>> = vec![None; q - 1];
     let (mut ties, mut cycles) = (0, 0);
@@ -211,13 +222,16 @@ where
                 AngleOrder::Reverse => q - 2 - step,
             };
             let (lo, hi) = ranges[j].clone();
-            let slice = AngleSlice::new(sphere, &theta, j)?;
+            let mut slice = AngleSlice::with_trig(sphere, &trig, j, steps.as_ref())?;
             let out = maximize(
                 lo,
                 hi,
                 settings.eps.clone(),
                 settings.strategy,
-                |x: &T, y: &T| Ok(oracle.compare(&slice.point(x), &slice.point(y))?.preference),
+                |x: &T, y: &T| {
+                    let (px, py) = slice.pair(x, y);
+                    Ok(oracle.compare(px, py)?.preference)
+                },
             )
             .map_err(|e| match e {
                 Error::Interrupted {
@@ -241,6 +255,7 @@ where
             if moved > largest_move {
                 largest_move = moved;
             }
+            trig[j] = out.estimate.clone().sin_cos();
             theta[j] = out.estimate;
             consistent[j] = Some(out.consistent);
         }
