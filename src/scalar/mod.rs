@@ -84,7 +84,8 @@ pub trait Backend: Sized {
 ///
 /// Besides the owned arithmetic of `RealField`, a scalar has in-place
 /// arithmetic by reference (`x += &y`), which hot loops use together with
-/// `clone_from` so that an MPFR run does not allocate per operation.
+/// `clone_from` so that an MPFR run does not allocate per operation. Every
+/// scalar is `Send + Sync`, so data-parallel code (rayon) is generic too.
 ///
 /// # Examples
 /// ```
@@ -104,6 +105,8 @@ pub trait Scalar:
     + for<'a> SubAssign<&'a Self>
     + for<'a> MulAssign<&'a Self>
     + for<'a> DivAssign<&'a Self>
+    + Send
+    + Sync
     + 'static
 {
     /// The integer `n`, exactly (for `f64`: exactly when |n| ≤ 2⁵³).
@@ -152,6 +155,8 @@ impl<T> Scalar for T where
         + for<'a> SubAssign<&'a T>
         + for<'a> MulAssign<&'a T>
         + for<'a> DivAssign<&'a T>
+        + Send
+        + Sync
         + 'static
 {
 }
