@@ -7,12 +7,14 @@
 //! /usr/bin/time -v target/release/examples/synthetic_004 cost-reward 10000000 2 golden
 //! ```
 //!
-//! Arguments: procedure (`dlpm` | `cost-reward`), rows n, classes k
+//! Arguments: procedure (`dlpm` | `cost-reward`, or `generate`: only
+//! generation and the faces (1, i)), rows n, classes k
 //! (cost-reward: 2, Table 1's row 1), strategy (`paper` | `adaptive` |
 //! `golden`), optional seed. Prints one JSON line with the phase timings
 //! (generation, face preparation, elicitation), the queries, the error, the
 //! population's bytes and the process's peak resident memory (VmHWM).
 
+use metric_elicitation::population::ExpectedMulticlass;
 use metric_elicitation::reproduce::cost_reward::{peak_memory, time_cost_reward, time_dlpm};
 use metric_elicitation::search::Strategy;
 use std::time::Instant;
@@ -32,6 +34,21 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let classes: usize = arg(2, "4").parse()?;
     let strategy: Strategy = arg(3, "paper").parse()?;
     let seed: u64 = arg(4, "2019").parse()?;
+    if procedure == "generate" {
+        let start = Instant::now();
+        let pop = ExpectedMulticlass::<f64>::synthetic_004(classes, rows, seed)?;
+        let generation = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        for i in 1..classes {
+            pop.prepare(0, i)?;
+        }
+        println!(
+            "{{\"procedure\":\"generate\",\"rows\":{rows},\"classes\":{classes},\"generation_s\":{generation:.4},\"preparation_s\":{:.4},\"peak_mb\":{:.1}}}",
+            start.elapsed().as_secs_f64(),
+            peak_memory().map_or(f64::NAN, |b| b as f64 / 1e6)
+        );
+        return Ok(());
+    }
     let start = Instant::now();
     let t = match procedure.as_str() {
         "dlpm" => time_dlpm(rows, classes, seed, strategy)?,

@@ -474,6 +474,7 @@ fn fig4_error_falls() {
 #[cfg(feature = "mpfr")]
 mod mpfr {
     use super::*;
+    use metric_elicitation::prelude::ComplexField;
     use metric_elicitation::scalar::{Backend, Mpfr, Scalar};
     type M = Mpfr<256>;
 

@@ -8,19 +8,20 @@
 //! Prop. 2; a row with η_{k1} = η_{k2} = 0 has u = 1: w1·0 ≥ w2·0). Instead
 //! of sorting the n keys (O(n log n) per face, the approach of
 //! [`super::FiniteMulticlass`]), a face is prepared by **one streaming pass**
-//! that puts every row in one of B = 2¹² bins of u (bin j holds
-//! j/B ≤ u < (j + 1)/B, bin B holds u = 1; the product u·B is exact), and
-//! accumulates per-bin sums of η_{k1} and η_{k2}. Cumulative sums from the
-//! top (η_{k1} of the rows at or above a bin) and from the bottom (η_{k2}
-//! below it) are kept separately, so no sum is a difference of two large
-//! numbers. Then a query whose δ is a multiple of 1/B (every query of the
-//! halving strategies down to an interval of 2⁻¹⁰, i.e. ε ≥ 2⁻¹⁰ such as
-//! the papers' 10⁻³) is O(1). A δ strictly inside a bin needs that bin's
-//! rows only: the first such query extracts them (a scan of the 2-byte bin
-//! indices, O(n) sequential reads, in parallel) and sorts the few extracted
-//! rows; every later query in that bin is a binary search. A search visits
-//! a handful of distinct bins per face, so one elicitation is O(n) per face
-//! after generation, whatever the strategy.
+//! (in parallel over blocks of [`BLOCK`] rows) that puts every row in one
+//! of B = 2¹² bins of u (bin j holds j/B ≤ u < (j + 1)/B, bin B holds
+//! u = 1; the product u·B is exact), accumulates per-bin sums of η_{k1}
+//! and η_{k2}, and orders each block's rows by bin (a counting sort of
+//! 2-byte local indices). Cumulative sums from the top (η_{k1} of the rows
+//! at or above a bin) and from the bottom (η_{k2} below it) are kept
+//! separately, so no sum is a difference of two large numbers. Then a
+//! query whose δ is a multiple of 1/B (every query of the halving
+//! strategies down to an interval of 2⁻¹⁰, i.e. ε ≥ 2⁻¹⁰ such as the
+//! papers' 10⁻³) is O(1). A δ strictly inside a bin needs that bin's rows
+//! only: the first such query gathers them from every block's counting
+//! sort (O(blocks + rows of the bin)) and sorts them; every later query in
+//! that bin is a binary search. One elicitation is therefore O(n) per face
+//! after generation (the binning pass), whatever the strategy.
 //!
 //! # Precision
 //! Rows are stored as `f64` for every precision (the data, generated or
