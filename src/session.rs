@@ -24,6 +24,7 @@
 
 use crate::elicit::procedure::{Family, Procedure, Report, Search, View};
 use crate::elicit::registry;
+use crate::elicit::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::oracle::{
     Adversary, AlwaysWrong, Answer, Counted, Noisy, Oracle, Preference, QueryPoint, Record, Replay,
@@ -468,6 +469,7 @@ where
 {
     let eps: T = spec.epsilon()?.to_scalar("epsilon")?;
     check_epsilon(&eps)?;
+    let coarse = (eps >= T::int(1)).then(|| eps.to_f64_lossy());
     let strategy = spec.strategy_or(P::default_strategy())?;
     let settings: P::Settings = spec.settings()?;
     let procedure = P::new(settings, Search { eps, strategy }, &spec.population)?;
@@ -567,7 +569,19 @@ where
         }
         Err(e) => return Err(e),
     };
-    let report = procedure.report(&estimate, truth.as_ref());
+    let mut report = procedure.report(&estimate, truth.as_ref());
+    if let Some(eps) = coarse {
+        report.warnings.insert(
+            0,
+            Warning::new(
+                Cause::CoarseEpsilon,
+                format!(
+                    "epsilon = {} is not smaller than the search intervals (m in [0, 1] on a face, an angle in [0, pi/2]): each search stops after at most one halving, so the estimate is little more than the interval's midpoint",
+                    eps
+                ),
+            ),
+        );
+    }
     Ok(Finished::Done(assemble::<T, P, _>(
         spec, strategy, &counted, report,
     )))

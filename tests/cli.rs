@@ -631,3 +631,67 @@ fn ask_never_shows_two_identical_classifiers() {
         v["queries"].as_u64().unwrap()
     );
 }
+
+#[test]
+fn reproduce_checks_precision_and_out_before_computing() {
+    let file = tmp("an-existing-file");
+    std::fs::write(&file, "x").unwrap();
+    let out = elicit()
+        .args(["reproduce", "--only", "003-table1", "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("existing file") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing computed");
+
+    let out = elicit()
+        .args(["reproduce", "--only", "003-table1", "--precision", "f32"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--precision") && err.contains("f32 is not supported"),
+        "{err}"
+    );
+    assert!(!err.contains("MPFR feature"), "{err}");
+
+    let (code, err) = bad_spec(
+        "f32.toml",
+        "procedure = \"binary-lpm\"\nepsilon = 0.02\nprecision = \"f32\"\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n",
+    );
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("precision") && err.contains("f32 is not supported"),
+        "{err}"
+    );
+}
+
+#[test]
+fn degenerate_epsilons_are_warned_about() {
+    let spec = |eps: &str| {
+        format!("procedure = \"binary-lpm\"\nepsilon = {eps}\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n")
+    };
+    let causes = |v: &serde_json::Value| -> Vec<String> {
+        v["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["cause"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // ε not smaller than the search interval.
+    let v = json(&run_spec("coarse.toml", &spec("2")));
+    assert!(causes(&v).contains(&"coarse-epsilon".to_string()), "{v}");
+    // f64 reaches its resolution before ε = 1e-300.
+    let v = json(&run_spec("fine.toml", &spec("1e-300")));
+    assert!(causes(&v).contains(&"resolution".to_string()), "{v}");
+    // An ordinary ε: neither.
+    let v = json(&run_spec("ordinary.toml", &spec("0.02")));
+    assert!(causes(&v).is_empty(), "{v}");
+}

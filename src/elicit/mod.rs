@@ -51,6 +51,9 @@ pub enum Cause {
     /// A computation whose result is dominated by rounding or estimation
     /// error (a tiny divisor).
     IllConditioned,
+    /// ε is not smaller than the search intervals, so the searches barely
+    /// narrow them.
+    CoarseEpsilon,
 }
 
 /// A note attached to an estimate: what the answers could not decide, and
