@@ -7,7 +7,32 @@
 //!
 //! Every algorithm is generic over [`scalar::Scalar`], so the same code runs
 //! in `f64` and, with the `mpfr` feature, in arbitrary precision
-//! ([`scalar::Mpfr`]).
+//! (`scalar::Mpfr`, with the `mpfr` feature).
+//!
+//! # Quick start
+//! Elicit a three-class diagonal metric (002 Alg. 1) from a simulated person
+//! whose hidden metric is `truth`; every query goes through a counting
+//! wrapper, and the estimate says what the answers left undecided:
+//! ```
+//! use metric_elicitation::elicit::multiclass::{elicit_dlpm, DlpmSettings};
+//! use metric_elicitation::oracle::{Counted, Simulated};
+//! use metric_elicitation::population::LogisticMulticlass;
+//! use metric_elicitation::search::Strategy;
+//! use nalgebra::DVector;
+//!
+//! let population = LogisticMulticlass::softmax(vec![1.0, 3.0, 5.0]).unwrap();
+//! let truth = DVector::from_vec(vec![0.2, 0.5, 0.3]);
+//! let hidden = truth.clone();
+//! let mut person = Counted::new(Simulated::new(move |d: &DVector<f64>| hidden.dot(d)));
+//! let settings = DlpmSettings::paper(0.01, Strategy::Golden);
+//! let estimate = elicit_dlpm(&population, &mut person, &settings).unwrap();
+//! assert!((&estimate.a - &truth).amax() <= 0.01);
+//! assert!(estimate.warnings.is_empty());
+//! println!("{} queries: a = {}", person.queries(), estimate.a.transpose());
+//! ```
+//! The `elicit` command runs the same procedures from a spec file
+//! (`elicit run`, `elicit ask` for a person at the terminal, `elicit replay`);
+//! see the README and `docs/spec.md`.
 //!
 //! # Conventions
 //! * **Utility and cost.** An oracle prefers the query with the larger

@@ -608,7 +608,7 @@ fn rounding_scale<T: Scalar>(lo: &T, hi: &T) -> T {
     crate::prec::ulps::<T>(64) * (lo.clone().abs() + hi.clone().abs())
 }
 
-/// 1/φ = (√5 − 1)/2 at the working precision ([`Backend::inverse_golden_ratio`]).
+/// 1/φ = (√5 − 1)/2 at the working precision ([`crate::scalar::Backend::inverse_golden_ratio`]).
 pub fn inverse_golden_ratio<T: Scalar>() -> T {
     T::inverse_golden_ratio()
 }

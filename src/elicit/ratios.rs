@@ -102,7 +102,7 @@ pub struct RatioEstimate<T: Scalar> {
     /// â with ‖â‖₁ = 1.
     pub a: DVector<T>,
     /// m̂ of each search, in the order searched (with
-    /// [`Reference::Class(0)`]: the spaces (1, i), i = 2..).
+    /// `Reference::Class(0)`: the spaces (1, i), i = 2..).
     pub m: Vec<T>,
     /// The searches, in order.
     pub faces: Vec<FaceSearch<T>>,

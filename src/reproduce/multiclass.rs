@@ -221,7 +221,7 @@ pub fn sphere<T: Scalar>(k: usize) -> Result<Sphere<T>> {
     sphere_for(&population::<T>(k)?)
 }
 
-/// The §6.1 sphere of 002 Table 3 (see [`off_diagonal_sphere`]).
+/// The §6.1 sphere of 002 Table 3 (see [`crate::geometry::sphere::off_diagonal_sphere`]).
 pub use crate::geometry::sphere::off_diagonal_sphere as sphere_for;
 
 fn unit<T: Scalar>(v: &[f64]) -> DVector<T> {
@@ -467,7 +467,7 @@ fn worst_corner<T: Scalar>(truth: &DVector<T>, boxes: &[(T, T)]) -> Option<T> {
 /// The exact worst case of 002 Alg. 1 with the halving strategies over
 /// every ε_Ω-noisy oracle for a* on `pop`: [`halving_reach`] on each face
 /// (1, i) with the oracle's own metric ψ*(ν(m; 1, i)), then
-/// [`worst_corner`]. The faces are searched independently, so every corner
+/// `worst_corner`. The faces are searched independently, so every corner
 /// is reached by some oracle and the bound is attained. `None` when a face
 /// can end at m̂ = 0.
 ///

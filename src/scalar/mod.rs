@@ -7,7 +7,7 @@
 //!
 //! Two backends ship:
 //! * `f64` — the default, pure Rust;
-//! * [`Mpfr<P>`](crate::scalar::Mpfr) — MPFR through `rug`, with `P` bits of
+//! * `Mpfr<P>` (the `mpfr` feature) — MPFR through `rug`, with `P` bits of
 //!   mantissa fixed by the type, behind the `mpfr` cargo feature.
 //!
 //! Constants inside algorithms come from integers and ratios
@@ -31,7 +31,7 @@ use std::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
 /// What a concrete number type must tell beyond [`RealField`]: its precision,
 /// its name in reports, and a lossless round trip through text.
 ///
-/// Implemented by `f64` and by [`Mpfr<P>`](crate::scalar::Mpfr). Generic code
+/// Implemented by `f64` and by `Mpfr<P>` (the `mpfr` feature). Generic code
 /// uses [`Scalar`], never this trait directly.
 pub trait Backend: Sized {
     /// Bits of mantissa (53 for `f64`, `P` for `Mpfr<P>`).
