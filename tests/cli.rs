@@ -463,6 +463,11 @@ fn reproduce_writes_report_results_and_figures() {
     }
     let report = std::fs::read_to_string(out_dir.join("report.md")).unwrap();
     assert!(report.contains("003 Table 1") && report.contains("Verdict"));
+    // The 144-row Thm. 2 sweep is summarized per setting in report.md; its
+    // rows are in results.json.
+    assert!(report.contains("Summary: one row per setting"), "{report}");
+    assert!(!report.contains("eps_omega=0.001, always-wrong |"), "{report}");
+    assert!(report.contains("error = σ"), "{report}");
     let rows: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("results.json")).unwrap())
             .unwrap();

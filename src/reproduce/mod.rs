@@ -361,7 +361,13 @@ pub fn report(sections: &[Section], command: &str) -> String {
                 let timed = s.rows.iter().any(|r| r.seconds.is_some());
                 let time_head = if timed { " time (s) |" } else { "" };
                 let time_rule = if timed { "---|" } else { "" };
-                let _ = writeln!(md, "| row | truth | paper | ours | queries | error | alpha / sigma (paper) | vs f64 |{time_head} note |");
+                // An LFPM row's error is σ (the spread of φ̂/φ); say so.
+                let error_head = if s.rows.iter().any(|r| r.sigma.is_some()) {
+                    "error = σ"
+                } else {
+                    "error"
+                };
+                let _ = writeln!(md, "| row | truth | paper | ours | queries | {error_head} | α / σ (paper's α / σ) | vs f64 |{time_head} note |");
                 let _ = writeln!(md, "|---|---|---|---|---|---|---|---|{time_rule}---|");
                 for r in &s.rows {
                     let ab = match (r.alpha, r.sigma, r.paper_alpha_sigma) {
@@ -398,29 +404,87 @@ pub fn report(sections: &[Section], command: &str) -> String {
                     );
                 }
             }
-            Layout::Sweep => {
-                let _ = writeln!(md, "| setting | search | trials | max queries | worst error | bound | worst error/bound | violations | note |");
-                let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
-                for r in &s.rows {
-                    let _ = writeln!(
-                        md,
-                        "| {} | {} | {} | {} | {:.4} | {} | {} | {} | {} |",
-                        r.row,
-                        r.search,
-                        r.trials.unwrap_or(0),
-                        r.queries,
-                        r.worst_error.unwrap_or(r.error),
-                        r.bound.map_or("-".into(), |b| format!("{b:.4}")),
-                        r.worst_ratio.map_or("-".into(), |x| format!("{x:.3}")),
-                        r.violations.map_or("-".into(), |v| v.to_string()),
-                        r.note
-                    );
-                }
-            }
+            Layout::Sweep => sweep_table(&mut md, s),
         }
         let _ = writeln!(md);
     }
     md
+}
+
+/// Sweeps longer than this are summarized in report.md (one row per
+/// setting, the adversaries folded in); every row stays in results.json.
+const DETAIL_ROWS: usize = 40;
+
+/// A sweep's table: every row, or for a long sweep one row per setting and
+/// search with the adversaries folded in (worst error, worst ratio and
+/// violations over them).
+fn sweep_table(md: &mut String, s: &Section) {
+    let adversary = |row: &str| -> Option<usize> {
+        let (head, last) = row.rsplit_once(", ")?;
+        crate::spec::ADVERSARIES
+            .iter()
+            .chain(["none", "exact", "seeded-random"].iter())
+            .any(|a| *a == last)
+            .then_some(head.len())
+    };
+    let mut groups: Vec<(String, &str, Vec<&Row>)> = Vec::new();
+    for r in &s.rows {
+        let key = adversary(&r.row).map_or(r.row.as_str(), |n| &r.row[..n]);
+        match groups
+            .iter_mut()
+            .find(|(k, search, _)| k == key && *search == r.search)
+        {
+            Some(g) => g.2.push(r),
+            None => groups.push((key.to_string(), &r.search, vec![r])),
+        }
+    }
+    if s.rows.len() <= DETAIL_ROWS || groups.len() * 2 > s.rows.len() {
+        let _ = writeln!(md, "| setting | search | trials | max queries | worst error | bound | worst error/bound | violations | note |");
+        let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
+        for r in &s.rows {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {:.4} | {} | {} | {} | {} |",
+                r.row,
+                r.search,
+                r.trials.unwrap_or(0),
+                r.queries,
+                r.worst_error.unwrap_or(r.error),
+                r.bound.map_or("-".into(), |b| format!("{b:.4}")),
+                r.worst_ratio.map_or("-".into(), |x| format!("{x:.3}")),
+                r.violations.map_or("-".into(), |v| v.to_string()),
+                r.note
+            );
+        }
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "Summary: one row per setting and search, the worst over the adversaries ({} rows; every row, with its note, is in results.json under `\"table\": \"{}\"`).\n",
+        s.rows.len(),
+        s.id
+    );
+    let _ = writeln!(md, "| setting | search | adversaries | trials | max queries | worst error | worst error/bound | violations |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+    for (key, search, rows) in &groups {
+        let worst = |f: &dyn Fn(&Row) -> Option<f64>| {
+            rows.iter()
+                .filter_map(|r| f(r))
+                .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
+        };
+        let trials: usize = rows.iter().map(|r| r.trials.unwrap_or(0)).sum();
+        let violations: Option<usize> = rows.iter().map(|r| r.violations).sum::<Option<usize>>();
+        let _ = writeln!(
+            md,
+            "| {key} | {search} | {} | {trials} | {} | {} | {} | {} |",
+            rows.len(),
+            rows.iter().map(|r| r.queries).max().unwrap_or(0),
+            worst(&|r| Some(r.worst_error.unwrap_or(r.error)))
+                .map_or("-".into(), |x| format!("{x:.4}")),
+            worst(&|r| r.worst_ratio).map_or("-".into(), |x| format!("{x:.3}")),
+            violations.map_or("-".into(), |v| v.to_string()),
+        );
+    }
 }
 
 /// The terminal summary: one line per section.
