@@ -466,7 +466,10 @@ fn reproduce_writes_report_results_and_figures() {
     // The 144-row Thm. 2 sweep is summarized per setting in report.md; its
     // rows are in results.json.
     assert!(report.contains("Summary: one row per setting"), "{report}");
-    assert!(!report.contains("eps_omega=0.001, always-wrong |"), "{report}");
+    assert!(
+        !report.contains("eps_omega=0.001, always-wrong |"),
+        "{report}"
+    );
     assert!(report.contains("error = σ"), "{report}");
     let rows: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("results.json")).unwrap())

@@ -83,17 +83,17 @@ pub(crate) fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> 
     let root = canvas(path, (900, 560))?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            "003 Thm. 2: worst ||m* - m^||inf vs eps_Omega (paper search), bound dashed",
+            "003 Thm. 2: worst ||m* - m^||inf vs eps_Omega > 0 (paper search)",
             ("sans-serif", 18),
         )
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(56)
-        .build_cartesian_2d((1e-5f64..2e-2).log_scale(), (1e-3f64..1.0).log_scale())
+        .build_cartesian_2d((5e-5f64..2e-2).log_scale(), (1e-3f64..1.0).log_scale())
         .map_err(|e| e.to_string())?;
     chart
         .configure_mesh()
-        .x_desc("eps_Omega (0 drawn at 1e-5)")
+        .x_desc("eps_Omega (log scale; the exact oracle, eps_Omega = 0, is in the legend)")
         .y_desc("error")
         .draw()
         .map_err(|e| e.to_string())?;
@@ -101,6 +101,7 @@ pub(crate) fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> 
     for (i, eps) in ["eps=0.05", "eps=0.02", "eps=0.005"].iter().enumerate() {
         let mut worst: std::collections::BTreeMap<i64, (f64, f64, Option<f64>)> =
             Default::default();
+        let mut exact = 0f64;
         for r in section
             .rows
             .iter()
@@ -113,7 +114,11 @@ pub(crate) fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> 
                 .and_then(|s| s.split(',').next())
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(0.0);
-            let x = if eo == 0.0 { 1e-5 } else { eo };
+            if eo == 0.0 {
+                exact = exact.max(r.worst_error.unwrap_or(0.0));
+                continue;
+            }
+            let x = eo;
             let e = worst
                 .entry((x.log10() * 100.0) as i64)
                 .or_insert((x, 0.0, None));
@@ -132,14 +137,22 @@ pub(crate) fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> 
         chart
             .draw_series(LineSeries::new(errors.clone(), color.stroke_width(2)))
             .map_err(|e| e.to_string())?
-            .label(format!("{eps} worst error"))
+            .label(format!(
+                "{eps}: worst error over trials (eps_Omega = 0: {exact:.4})"
+            ))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
         chart
             .draw_series(errors.iter().map(|p| Circle::new(*p, 3, color.filled())))
             .map_err(|e| e.to_string())?;
         chart
             .draw_series(DashedLineSeries::new(bounds, 6, 4, color.into()))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string())?
+            .label(format!(
+                "{eps}: smallest per-trial bound, dashed (each trial is checked against its own)"
+            ))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 5, y), (x + 9, y), (x + 16, y)], color)
+            });
     }
     legend(&mut chart)?;
     root.present().map_err(|e| e.to_string())
@@ -283,47 +296,92 @@ pub(crate) fn constants_figure(section: &Section, path: &Path) -> Result<(), Str
 
 /// 002: queries of each configuration against its lower bound.
 pub(crate) fn queries_002_figure(section: &Section, path: &Path) -> Result<(), String> {
-    let root = canvas(path, (1000, 560))?;
-    let n = section.rows.len() as f64;
-    let top = section.rows.iter().map(|r| r.queries).max().unwrap_or(1) as f64 * 1.1;
+    let rows = &section.rows;
+    let n = rows.len();
+    let root = canvas(path, (1000, 120 + 26 * n as u32))?;
+    let top = rows.iter().map(|r| r.queries).max().unwrap_or(1) as f64 * 40.0;
+    let names: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{}, {}", r.row, r.search))
+        .collect();
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            "002: queries (bars: configurations in report order) and lower bound (black)",
+            "002: queries per configuration against the lower bound",
             ("sans-serif", 18),
         )
         .margin(12)
         .x_label_area_size(36)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0f64..n, (1f64..top).log_scale())
+        .y_label_area_size(40)
+        .build_cartesian_2d((1f64..top).log_scale(), 0f64..n as f64)
         .map_err(|e| e.to_string())?;
     chart
         .configure_mesh()
-        .x_desc("configuration")
-        .y_desc("queries")
+        .x_desc("queries (log scale)")
+        .y_desc("configuration (labelled at each bar: setting, search (queries))")
+        .y_labels(0)
+        .disable_y_mesh()
         .draw()
         .map_err(|e| e.to_string())?;
-    for (i, r) in section.rows.iter().enumerate() {
-        let x = i as f64;
-        let color = match r.search.as_str() {
-            "paper" => RED,
-            "adaptive" => BLUE,
-            _ => GREEN,
-        };
+    let color = |search: &str| match search {
+        "paper" => RED,
+        "adaptive" => BLUE,
+        _ => GREEN,
+    };
+    for (i, r) in rows.iter().enumerate() {
+        let y = (n - i - 1) as f64;
         chart
             .draw_series(std::iter::once(Rectangle::new(
-                [(x + 0.1, 1.0), (x + 0.9, r.queries as f64)],
-                color.mix(0.6).filled(),
+                [(1.0, y + 0.15), (r.queries as f64, y + 0.85)],
+                color(&r.search).mix(0.6).filled(),
+            )))
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!("{} ({})", names[i], r.queries),
+                (r.queries as f64 * 1.15, y + 0.75),
+                ("sans-serif", 13).into_font(),
             )))
             .map_err(|e| e.to_string())?;
         if let Some(b) = r.bound {
             chart
                 .draw_series(LineSeries::new(
-                    vec![(x + 0.05, b), (x + 0.95, b)],
-                    BLACK.stroke_width(2),
+                    vec![(b, y + 0.05), (b, y + 0.95)],
+                    BLACK.stroke_width(3),
                 ))
                 .map_err(|e| e.to_string())?;
         }
     }
+    // Legend entries (drawn off-range, so only the legend shows them).
+    for (name, c) in [
+        ("paper (ShrinkInterval)", RED),
+        ("adaptive", BLUE),
+        ("golden", GREEN),
+    ] {
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(0.5, -1.0), (0.5, -1.0)],
+                c.mix(0.6).filled(),
+            )))
+            .map_err(|e| e.to_string())?
+            .label(name)
+            .legend(move |(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 16, y + 5)], c.mix(0.6).filled())
+            });
+    }
+    chart
+        .draw_series(LineSeries::new(Vec::<(f64, f64)>::new(), BLACK))
+        .map_err(|e| e.to_string())?
+        .label("lower bound (black bar)")
+        .legend(|(x, y)| {
+            PathElement::new(vec![(x + 8, y - 6), (x + 8, y + 6)], BLACK.stroke_width(3))
+        });
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())
 }
 
