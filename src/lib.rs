@@ -38,12 +38,17 @@
 //! * [`metric`] — metric families as values;
 //! * [`elicit`] — the elicitation procedures, one module per paper family;
 //! * [`spec`] — elicitation specs (TOML/JSON) as typed values;
+//! * [`fit`] — real data: CSV tables, splits, the fitted η̂, classifier
+//!   pools;
+//! * [`rank`] — ranking classifiers by an elicited metric, NDCG and
+//!   Kendall τ;
 //! * [`error`] — the crate's error type;
 //! * [`fuzzing`] — the checks the fuzz targets run (shared with the tests).
 #![warn(missing_docs)]
 
 pub mod elicit;
 pub mod error;
+pub mod fit;
 pub mod fuzzing;
 pub mod geometry;
 pub mod metric;
@@ -51,6 +56,7 @@ pub mod oracle;
 pub mod population;
 pub mod prec;
 pub mod quadrature;
+pub mod rank;
 pub mod reproduce;
 pub mod scalar;
 pub mod search;

@@ -3,7 +3,10 @@
 //! * [`binary`] — the boundary of the binary confusion set C ⊂ [0, ζ]×[0, 1−ζ]
 //!   parametrized by the angle θ of a linear metric (003 §3);
 //! * [`sphere`] — a sphere S_λ inside a query space and its angle
-//!   parametrization (002 §3.2, 001 App. A).
+//!   parametrization (002 §3.2, 001 App. A);
+//! * [`feasible`] — the feasible rates of a finite sample's plug-in
+//!   classifiers and the query sphere inside them (001 App. B.1, OP1).
 
 pub mod binary;
+pub mod feasible;
 pub mod sphere;

@@ -13,14 +13,20 @@
 //!   - [`FiniteMulticlass`]: an n×k score matrix, O(log n) per query;
 //!   - [`PairBlocks`]: k − 1 copies of the 003 App. A problem, one per
 //!     face (1, i), in closed form.
+//! * [`DatasetPopulation`]: a real dataset's held-out part with η̂ fitted on
+//!   the rest ([`crate::fit`]), labelled or expected confusions, groups; a
+//!   multiclass population, a binary one when k = 2, and the feasible set
+//!   of its plug-in classifiers for the sphere finder.
 
 mod binary_finite;
 mod binary_synthetic;
+mod dataset;
 mod multiclass;
 mod pair_blocks;
 
 pub use binary_finite::FiniteBinary;
 pub use binary_synthetic::LogisticUniform;
+pub use dataset::{settings_of, DatasetPopulation, DatasetSummary};
 pub use multiclass::{
     FiniteMulticlass, LogisticMulticlass, Memoized, MulticlassPopulation, ScoreFamily,
 };
