@@ -12,6 +12,7 @@
 pub mod binary;
 pub mod multiclass;
 pub mod plots;
+pub mod real;
 
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;
@@ -250,6 +251,7 @@ pub struct Section {
 pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let mut all = binary::jobs::<T>(o);
     all.extend(multiclass::jobs::<T>(o));
+    all.extend(real::jobs::<T>(o));
     all
 }
 
