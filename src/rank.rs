@@ -5,8 +5,8 @@
 //!   `elicit run` / `elicit ask` ([`Metric::from_result`]): its `procedure`
 //!   names the family and `elicited` holds the parameters. The families
 //!   ([`Family`]) say which statistic of a classifier the metric reads and
-//!   whether it is a utility or a cost; new families (FPME's fair metric,
-//!   QPME's quadratic ones) are variants of [`Metric`].
+//!   whether it is a utility or a cost; a new family is a variant of
+//!   [`Metric`] and a line in [`Metric::from_result`].
 //! * [`PoolStatistics`]: every classifier's confusion overall and per
 //!   group, from a predictions CSV ([`PoolStatistics::read`]: one column
 //!   per classifier with its predicted class on each row, a label column,
@@ -69,6 +69,20 @@ pub enum Family {
     OffDiagonal,
     /// 001 Def. 1 fair metric (cost, group rates).
     Fair,
+    /// 000 Def. 3 quadratic metric (utility, rates).
+    Quadratic,
+    /// 000 Def. 4 fair quadratic metric (cost, group diagonal rates).
+    FairQuadratic,
+}
+
+/// Which rate vector a quadratic metric reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RateVector {
+    /// rᵢ = P(h = i | Y = i), q = k (000's main text).
+    Diagonal,
+    /// R_(i,j) = P(h = j | Y = i), i ≠ j, q = k² − k (000 App. E, 001).
+    OffDiagonal,
 }
 
 /// A metric to rank by (see the module docs).
@@ -110,6 +124,35 @@ pub enum Metric {
         /// λ ∈ [0, 1].
         lambda: f64,
     },
+    /// 000 Def. 3: φ(r) = ⟨a, r⟩ + ½ rᵀBr (a utility).
+    Quadratic {
+        /// a (q weights).
+        a: Vec<f64>,
+        /// B (q × q, rows).
+        b: Vec<Vec<f64>>,
+        /// The rates r.
+        rates: RateVector,
+    },
+    /// 000 Def. 4: cost = (1 − λ)⟨a, 1 − r⟩ + (λ/2) Σ_{u<v} (r^u − r^v)ᵀ
+    /// B^{uv} (r^u − r^v) with diagonal group rates r^g and r = Σ_g τ^g ⊙ r^g.
+    FairQuadratic {
+        /// a (k weights).
+        a: Vec<f64>,
+        /// B^{uv} (k × k each) for u < v in lexicographic order.
+        b: Vec<Vec<Vec<f64>>>,
+        /// λ ∈ [0, 1].
+        lambda: f64,
+    },
+}
+
+fn matrix(value: &Value, field: &str) -> Result<Vec<Vec<f64>>> {
+    value
+        .as_array()
+        .ok_or_else(|| Error::invalid(field, "expected a list of rows"))?
+        .iter()
+        .enumerate()
+        .map(|(i, row)| numbers(row, &format!("{field}[{i}]")))
+        .collect()
 }
 
 fn numbers(value: &Value, field: &str) -> Result<Vec<f64>> {
@@ -210,26 +253,45 @@ impl Metric {
                 a: numbers(params, field)?,
                 statistic: statistic.unwrap_or(Statistic::Rates),
             }),
-            "fpme" => {
-                let get = |k: &str| {
-                    params
-                        .get(k)
-                        .ok_or_else(|| Error::invalid(field, format!("missing {k:?}")))
+            "fpme" | "qpme" | "fair-qpme" => {
+                let get = |keys: &[&str]| {
+                    keys.iter()
+                        .find_map(|k| params.get(*k))
+                        .ok_or_else(|| Error::invalid(field, format!("missing {:?}", keys[0])))
                 };
-                let a = numbers(get("a")?, &format!("{field}.a"))?;
-                let b = get("B")?
-                    .as_array()
-                    .ok_or_else(|| Error::invalid(format!("{field}.B"), "expected a list of lists"))?
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| numbers(v, &format!("{field}.B[{i}]")))
-                    .collect::<Result<Vec<_>>>()?;
-                let lambda = crate::spec::num::<f64>(get("lambda")?, &format!("{field}.lambda"))?;
-                Ok(Metric::Fair { a, b, lambda })
+                let a = numbers(get(&["a"])?, &format!("{field}.a"))?;
+                let b = get(&["b", "B"])?;
+                let b_field = format!("{field}.B");
+                let lambda = || crate::spec::num::<f64>(get(&["lambda"])?, &format!("{field}.lambda"));
+                match procedure {
+                    "fpme" => Ok(Metric::Fair {
+                        a,
+                        b: matrix(b, &b_field)?,
+                        lambda: lambda()?,
+                    }),
+                    "qpme" => Ok(Metric::Quadratic {
+                        a,
+                        b: matrix(b, &b_field)?,
+                        rates: match result.get("rates").and_then(Value::as_str) {
+                            Some("off-diagonal") => RateVector::OffDiagonal,
+                            _ => RateVector::Diagonal,
+                        },
+                    }),
+                    _ => Ok(Metric::FairQuadratic {
+                        a,
+                        b: b.as_array()
+                            .ok_or_else(|| Error::invalid(b_field.clone(), "expected a list of matrices"))?
+                            .iter()
+                            .enumerate()
+                            .map(|(i, m)| matrix(m, &format!("{b_field}[{i}]")))
+                            .collect::<Result<_>>()?,
+                        lambda: lambda()?,
+                    }),
+                }
             }
             other => Err(Error::invalid(
                 "procedure",
-                format!("cannot rank by a {other} metric (known: binary-lpm, binary-lfpm, binary-lfpm-known-p11, dlpm, lpm, lpme, fpme)"),
+                format!("cannot rank by a {other} metric (known: binary-lpm, binary-lfpm, binary-lfpm-known-p11, dlpm, lpm, lpme, fpme, qpme, fair-qpme)"),
             )),
         }
     }
@@ -242,12 +304,14 @@ impl Metric {
             Metric::Diagonal { .. } => Family::Diagonal,
             Metric::OffDiagonal { .. } => Family::OffDiagonal,
             Metric::Fair { .. } => Family::Fair,
+            Metric::Quadratic { .. } => Family::Quadratic,
+            Metric::FairQuadratic { .. } => Family::FairQuadratic,
         }
     }
 
     /// Whether the metric is a cost (smaller is better).
     pub fn is_cost(&self) -> bool {
-        matches!(self, Metric::Fair { .. })
+        matches!(self, Metric::Fair { .. } | Metric::FairQuadratic { .. })
     }
 
     /// The metric's value on a classifier, as its paper writes it (a cost
@@ -332,6 +396,46 @@ impl Metric {
                 }
                 Ok((1.0 - lambda) * dot(a, &overall) + lambda * violation)
             }
+            Metric::Quadratic { a, b, rates } => {
+                let r = match rates {
+                    RateVector::Diagonal => diagonal_rates(&c.confusion),
+                    RateVector::OffDiagonal => {
+                        off_diagonal(&statistic_of(&c.confusion, Statistic::Rates))
+                    }
+                };
+                need(a.len(), r.len(), "a quadratic metric's a")?;
+                check_square(b, r.len())?;
+                Ok(dot(a, &r) + 0.5 * quadratic_form(b, &r, &r))
+            }
+            Metric::FairQuadratic { a, b, lambda } => {
+                need(a.len(), k, "a fair quadratic metric's a (diagonal rates)")?;
+                let m = pool.groups;
+                if b.len() != m * (m - 1) / 2 {
+                    return Err(Error::invalid(
+                        "metric",
+                        format!(
+                            "a fair quadratic metric for m = {m} groups needs {} matrices B",
+                            m * (m - 1) / 2
+                        ),
+                    ));
+                }
+                let r: Vec<Vec<f64>> = c.group_confusions.iter().map(diagonal_rates).collect();
+                let overall: Vec<f64> = (0..k)
+                    .map(|i| (0..m).map(|g| pool.tau[g][i] * r[g][i]).sum())
+                    .collect();
+                let errors: Vec<f64> = overall.iter().map(|v| 1.0 - v).collect();
+                let mut violation = 0.0;
+                let mut pair = 0;
+                for u in 0..m {
+                    for v in (u + 1)..m {
+                        check_square(&b[pair], k)?;
+                        let d: Vec<f64> = (0..k).map(|i| r[u][i] - r[v][i]).collect();
+                        violation += quadratic_form(&b[pair], &d, &d);
+                        pair += 1;
+                    }
+                }
+                Ok((1.0 - lambda) * dot(a, &errors) + 0.5 * lambda * violation)
+            }
         }
     }
 
@@ -343,6 +447,36 @@ impl Metric {
         let v = self.value(c, pool)?;
         Ok(if self.is_cost() { -v } else { v })
     }
+}
+
+fn check_square(b: &[Vec<f64>], q: usize) -> Result<()> {
+    if b.len() != q || b.iter().any(|row| row.len() != q) {
+        return Err(Error::invalid(
+            "metric",
+            format!("B must be {q} x {q} for the pool's rates"),
+        ));
+    }
+    Ok(())
+}
+
+/// xᵀBy.
+fn quadratic_form(b: &[Vec<f64>], x: &[f64], y: &[f64]) -> f64 {
+    b.iter().zip(x).map(|(row, xi)| xi * dot(row, y)).sum()
+}
+
+/// rᵢ = P(h = i | Y = i) of a joint confusion (0 for a class without
+/// mass).
+pub fn diagonal_rates(joint: &DMatrix<f64>) -> Vec<f64> {
+    (0..joint.nrows())
+        .map(|i| {
+            let total: f64 = joint.row(i).sum();
+            if total > 0.0 {
+                joint[(i, i)] / total
+            } else {
+                0.0
+            }
+        })
+        .collect()
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {

@@ -12,6 +12,7 @@
 pub mod binary;
 pub mod multiclass;
 pub mod plots;
+pub mod ranking;
 pub mod real;
 
 use crate::error::{Error, Result};
@@ -257,10 +258,12 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
 
 /// The ids of every job (for `--only` validation).
 pub fn ids() -> Vec<&'static str> {
-    jobs::<f64>(&Options::default())
-        .into_iter()
-        .map(|j| j.id)
-        .collect()
+    // Every job, including those run only when `--only` names them.
+    let all = Options {
+        only: vec![String::new()],
+        ..Options::default()
+    };
+    jobs::<f64>(&all).into_iter().map(|j| j.id).collect()
 }
 
 /// Runs the jobs `o.only` selects at precision `T`; for MPFR precisions
