@@ -405,8 +405,9 @@ fn sphere_certificate_holds_on_vehicle_joint_and_wine_groups() {
     }
     // τ's columns sum to 1.
     let tau = pop.tau();
-    for i in 0..3 {
-        assert!((tau[0][i] + tau[1][i] - 1.0).abs() < 1e-12);
+    assert_eq!(tau[0].len(), 3);
+    for (a, b) in tau[0].iter().zip(&tau[1]) {
+        assert!((a + b - 1.0).abs() < 1e-12);
     }
 }
 

@@ -8,7 +8,7 @@
 //! `elicit reproduce` needs no file besides itself.
 
 use super::ranking::{
-    adult_rebuild, crime_race, default_marriage, evaluate, exact_elicitor, fair_baseline,
+    adult_rebuild, crime_race, default_marriage, evaluate, exact_elicitor, fair_baseline, median,
     no_elicitor, random_fair, random_fair_quadratic, ranking_data, ranking_row, wine_colour,
     AdultGroups, Elicitor, Method, RankingData, Source, FAIR_METHODS,
 };
@@ -675,27 +675,12 @@ fn figure3_row<T: Scalar>(
         median(&errors),
         truths.len(),
         width / n,
-        pop_classes(&pop),
+        crate::population::MulticlassPopulation::classes(&pop),
         summary.fit_rows,
         summary.held_out_rows,
         summary.accuracy
     );
     Ok(row)
-}
-
-fn pop_classes<T: Scalar>(pop: &DatasetPopulation<T>) -> usize {
-    use crate::population::MulticlassPopulation;
-    pop.classes()
-}
-
-fn median(v: &[f64]) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    match s.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => s[n / 2],
-        n => (s[n / 2 - 1] + s[n / 2]) / 2.0,
-    }
 }
 
 const EXPLAIN_F3: &str = "Protocol (002 §6.2) with the open decisions: random subsets of 50 % and 75 % of the rows (seeded) and the full set; S1 = a seeded random half, eta-hat = softmax regression (linfa-logistic, alpha = 1, standardized features); RBO classifiers of the faces (1, i) on S2 with label-based sample confusions (primary; expected confusions as a reading); a* uniform on the simplex (--trials metrics, the paper: 100); Alg. 1 with eps = 0.01 and the paper search (7 halvings, 4(k - 1) 7 queries); success: ||a* - a^||inf <= omega, both l1-normalized. SensIT (Acoustic) is not available: wine quality binned {<= 5, 6, >= 7} (6497 rows, k = 3) stands in for it, so that panel is a substitute, not a reproduction. The paper gives no numbers, only the figure: SensIT full set 1.0 at omega = 0.12, Vehicle at or below about 0.7 everywhere, better with more data. Each row's note counts the metrics whose consistent set is wider than eps (the answers could not decide) and the unidentified faces.";
