@@ -42,6 +42,8 @@
 //!   pools;
 //! * [`rank`] — ranking classifiers by an elicited metric, NDCG and
 //!   Kendall τ;
+//! * [`session`] — `run`, `ask` and `replay` of any registered procedure at
+//!   any precision, with transcripts;
 //! * [`error`] — the crate's error type;
 //! * [`fuzzing`] — the checks the fuzz targets run (shared with the tests).
 #![warn(missing_docs)]
@@ -60,6 +62,7 @@ pub mod rank;
 pub mod reproduce;
 pub mod scalar;
 pub mod search;
+pub mod session;
 pub mod spec;
 
 pub use error::{Error, Result};

@@ -73,6 +73,9 @@ pub enum Family {
     Quadratic,
     /// 000 Def. 4 fair quadratic metric (cost, group diagonal rates).
     FairQuadratic,
+    /// 004 cost/reward metric ⟨aᵈ, d⟩ + Σⱼ wⱼ sⱼ (utility, joint diagonal
+    /// plus each classifier's attribute values).
+    CostReward,
 }
 
 /// Which rate vector a quadratic metric reads.
@@ -143,6 +146,17 @@ pub enum Metric {
         /// λ ∈ [0, 1].
         lambda: f64,
     },
+    /// 004 §2: ψ = ⟨aᵈ, d⟩ + Σⱼ wⱼ sⱼ, dᵢ = P(Y = i, h = i) and sⱼ the
+    /// classifier's value of attribute j (a cost attribute's values are
+    /// ≤ 0), given per classifier ([`Metric::with_attributes`]).
+    CostReward {
+        /// aᵈ (k weights, the result's `accuracy`).
+        accuracy: Vec<f64>,
+        /// (attribute name, wⱼ), in the result's order.
+        weights: Vec<(String, f64)>,
+        /// (classifier name, its attribute values in `weights`' order).
+        values: Vec<(String, Vec<f64>)>,
+    },
 }
 
 fn matrix(value: &Value, field: &str) -> Result<Vec<Vec<f64>>> {
@@ -200,8 +214,9 @@ impl Metric {
     /// Reads a metric from a result (`{"procedure": …, "elicited": …}`), a
     /// run result's `truth`, or a spec-like `{"procedure": …, "metric": …}`,
     /// in that order of preference. An optional `"statistic": "joint" |
-    /// "rates"` overrides the off-diagonal families' default (joint for
-    /// `lpm`, rates for `lpme`).
+    /// "rates"` overrides the off-diagonal families' default (joint
+    /// confusions for `lpm` and `lpme`: the coordinates of `run`'s sphere on
+    /// a population; 001's rates need `"rates"`).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] naming the field: no procedure, an
@@ -251,7 +266,7 @@ impl Metric {
             }),
             "lpme" => Ok(Metric::OffDiagonal {
                 a: numbers(params, field)?,
-                statistic: statistic.unwrap_or(Statistic::Rates),
+                statistic: statistic.unwrap_or(Statistic::Joint),
             }),
             "fpme" | "qpme" | "fair-qpme" => {
                 let get = |keys: &[&str]| {
@@ -289,9 +304,29 @@ impl Metric {
                     }),
                 }
             }
+            "cost-reward" => {
+                let map = params
+                    .as_object()
+                    .ok_or_else(|| Error::invalid(field, "expected {\"accuracy\": [...], ATTRIBUTE: weight, ...}"))?;
+                let accuracy = numbers(
+                    map.get("accuracy")
+                        .ok_or_else(|| Error::invalid(field, "missing \"accuracy\""))?,
+                    &format!("{field}.accuracy"),
+                )?;
+                let weights = map
+                    .iter()
+                    .filter(|(k, _)| k.as_str() != "accuracy")
+                    .map(|(k, v)| Ok((k.clone(), crate::spec::num::<f64>(v, &format!("{field}.{k}"))?)))
+                    .collect::<Result<_>>()?;
+                Ok(Metric::CostReward {
+                    accuracy,
+                    weights,
+                    values: Vec::new(),
+                })
+            }
             other => Err(Error::invalid(
                 "procedure",
-                format!("cannot rank by a {other} metric (known: binary-lpm, binary-lfpm, binary-lfpm-known-p11, dlpm, lpm, lpme, fpme, qpme, fair-qpme)"),
+                format!("cannot rank by a {other} metric (known: binary-lpm, binary-lfpm, binary-lfpm-known-p11, dlpm, lpm, lpme, cost-reward, fpme, qpme, fair-qpme)"),
             )),
         }
     }
@@ -306,7 +341,73 @@ impl Metric {
             Metric::Fair { .. } => Family::Fair,
             Metric::Quadratic { .. } => Family::Quadratic,
             Metric::FairQuadratic { .. } => Family::FairQuadratic,
+            Metric::CostReward { .. } => Family::CostReward,
         }
+    }
+
+    /// A cost/reward metric with every classifier's attribute values, read
+    /// from a CSV with a `classifier` column and one column per attribute
+    /// the metric weighs; other metrics are returned unchanged.
+    ///
+    /// # Errors
+    /// [`Error::Io`] for an unreadable file; [`Error::InvalidArgument`]
+    /// naming the file for a missing column or a classifier listed twice.
+    pub fn with_attributes(self, path: &Path) -> Result<Metric> {
+        let Metric::CostReward {
+            accuracy, weights, ..
+        } = self
+        else {
+            return Ok(self);
+        };
+        let mut reader = csv::Reader::from_path(path).map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let bad = |line: u64, m: String| {
+            Error::invalid("--attributes", format!("{}:{line}: {m}", path.display()))
+        };
+        let headers = reader.headers().map_err(|e| bad(1, e.to_string()))?.clone();
+        let column = |name: &str| {
+            headers
+                .iter()
+                .position(|h| h == name)
+                .ok_or_else(|| bad(1, format!("no column {name:?}")))
+        };
+        let name_at = column("classifier")?;
+        let at: Vec<usize> = weights
+            .iter()
+            .map(|(n, _)| column(n))
+            .collect::<Result<_>>()?;
+        let mut values: Vec<(String, Vec<f64>)> = Vec::new();
+        for (r, record) in reader.records().enumerate() {
+            let line = r as u64 + 2;
+            let record = record.map_err(|e| bad(line, e.to_string()))?;
+            let name = record.get(name_at).unwrap_or("").to_string();
+            if values.iter().any(|(n, _)| *n == name) {
+                return Err(bad(line, format!("classifier {name:?} listed twice")));
+            }
+            let row = at
+                .iter()
+                .map(|&i| {
+                    let cell = record.get(i).unwrap_or("").trim();
+                    cell.parse::<f64>()
+                        .ok()
+                        .filter(|v| v.is_finite())
+                        .ok_or_else(|| {
+                            bad(
+                                line,
+                                format!("{:?} = {cell:?} is not a number", &headers[i]),
+                            )
+                        })
+                })
+                .collect::<Result<_>>()?;
+            values.push((name, row));
+        }
+        Ok(Metric::CostReward {
+            accuracy,
+            weights,
+            values,
+        })
     }
 
     /// Whether the metric is a cost (smaller is better).
@@ -355,6 +456,32 @@ impl Metric {
             Metric::Diagonal { a } => {
                 need(a.len(), k, "a DLPM")?;
                 Ok((0..k).map(|i| a[i] * c.confusion[(i, i)]).sum())
+            }
+            Metric::CostReward {
+                accuracy,
+                weights,
+                values,
+            } => {
+                need(accuracy.len(), k, "a cost/reward metric's accuracy")?;
+                let d: f64 = (0..k).map(|i| accuracy[i] * c.confusion[(i, i)]).sum();
+                if weights.is_empty() {
+                    return Ok(d);
+                }
+                let s = values
+                    .iter()
+                    .find(|(n, _)| *n == c.name)
+                    .map(|(_, v)| v)
+                    .ok_or_else(|| {
+                        Error::invalid(
+                            "--attributes",
+                            format!(
+                                "the metric weighs {}: give each classifier's values (no row for {})",
+                                weights.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "),
+                                c.name
+                            ),
+                        )
+                    })?;
+                Ok(d + weights.iter().zip(s).map(|((_, w), v)| w * v).sum::<f64>())
             }
             Metric::OffDiagonal { a, statistic } => {
                 need(a.len(), q, "an off-diagonal metric")?;
@@ -929,18 +1056,21 @@ impl Ranking {
     }
 }
 
-fn read_json(path: &Path) -> Result<Value> {
+/// The JSON of a metric file; `option` (`--metric`, `--truth`) names it in
+/// errors, with the parser's line and column.
+fn read_json(path: &Path, option: &str) -> Result<Value> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
         path: path.display().to_string(),
         message: e.to_string(),
     })?;
     serde_json::from_str(&text)
-        .map_err(|e| Error::invalid("metric", format!("{}: not JSON ({e})", path.display())))
+        .map_err(|e| Error::invalid(option, format!("{}: not JSON ({e})", path.display())))
 }
 
 /// `elicit rank --metric FILE --predictions FILE [--label COL] [--group COL]
-/// [--truth FILE]`: reads the metric (and the truth), the predictions, and
-/// ranks.
+/// [--truth FILE] [--attributes FILE]`: reads the metric (and the truth),
+/// the predictions (and, for a cost/reward metric, each classifier's
+/// attribute values), and ranks.
 ///
 /// # Errors
 /// As [`Metric::from_result`], [`PoolStatistics::read`] and [`rank`].
@@ -950,14 +1080,19 @@ pub fn rank_files(
     label: &str,
     group: Option<&str>,
     truth: Option<&Path>,
+    attributes: Option<&Path>,
 ) -> Result<Ranking> {
-    let metric = Metric::from_result(&read_json(metric)?)?;
+    let with = |m: Metric| match attributes {
+        Some(a) => m.with_attributes(a),
+        None => Ok(m),
+    };
+    let metric = with(Metric::from_result(&read_json(metric, "--metric")?)?)?;
     let pool = PoolStatistics::read(predictions, label, group)?;
     let ranking = rank(&metric, &pool)?;
     let comparison = match truth {
         Some(t) => Some(compare(
             &metric,
-            &Metric::from_result(&read_json(t)?)?,
+            &with(Metric::from_result(&read_json(t, "--truth")?)?)?,
             &pool,
         )?),
         None => None,

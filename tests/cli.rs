@@ -328,20 +328,31 @@ fn ask_with_scripted_answers() {
         "shows the two confusions"
     );
     assert!(
-        err.contains("\"x\" is not A, B or q"),
-        "bad answers are re-asked"
+        err.contains("\"x\" is not A, B, = or q"),
+        "bad answers are re-asked: {err}"
     );
+    assert!(err.contains("Question 2 of about"), "{err}");
     assert_eq!(v["procedure"], "binary-lpm");
-    // Quitting keeps what was answered.
+    // Quitting keeps what was answered, exits cleanly and says how to resume.
     let quit = tmp("quit.jsonl");
     let _ = std::fs::remove_file(&quit);
     let out = ask(&spec, &quit, "A\nB\nq\n");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("quit"));
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("stopped: 2 answers recorded") && err.contains("resume with: elicit ask"),
+        "{err}"
+    );
     assert_eq!(
         std::fs::read_to_string(&quit).unwrap().lines().count(),
         1 + 2
     );
+    // End of input stops the same way.
+    let eof = tmp("eof.jsonl");
+    let _ = std::fs::remove_file(&eof);
+    let out = ask(&spec, &eof, "A\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped: 1 answers recorded"));
 }
 
 #[test]
@@ -350,9 +361,12 @@ fn ask_multiclass_shows_k_class_confusions_and_resumes() {
     let file = tmp("ask-dlpm.jsonl");
     let _ = std::fs::remove_file(&file);
     let first = ask(&spec, &file, "A\nB\nq\n");
-    assert_eq!(first.status.code(), Some(1), "quit after two answers");
+    assert_eq!(first.status.code(), Some(0), "quit after two answers");
     let err = String::from_utf8_lossy(&first.stderr);
-    assert!(err.contains("class 3 correct"), "{err}");
+    assert!(
+        err.contains("correct predictions") && err.contains("class 3"),
+        "{err}"
+    );
     let done = ask(&spec, &file, &"B\nA\n".repeat(30));
     let v = json(&done);
     assert_eq!(v["procedure"], "dlpm");
@@ -487,4 +501,411 @@ fn reproduce_writes_report_results_and_figures() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+fn run_spec(name: &str, body: &str) -> Output {
+    let path = tmp(name);
+    std::fs::write(&path, body).unwrap();
+    elicit().arg("run").arg(&path).output().unwrap()
+}
+
+#[test]
+fn csv_scores_must_be_probabilities() {
+    let csv = tmp("bad-scores.csv");
+    std::fs::write(&csv, "score,label\n0.2,0\n1.5,1\n0.7,1\n").unwrap();
+    let spec = format!(
+        "procedure = \"binary-lpm\"\nepsilon = 0.02\n[population]\nkind = \"csv\"\npath = {:?}\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n",
+        csv.display().to_string()
+    );
+    let out = run_spec("bad-scores.toml", &spec);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad-scores.csv:3") && err.contains("1.5"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+
+    let csv = tmp("bad-rows.csv");
+    std::fs::write(
+        &csv,
+        "\"p 1\",\"p 2\",label\r\n0.25,0.75,1\r\n0.5,0.6,0\r\n",
+    )
+    .unwrap();
+    let spec = format!(
+        "procedure = \"dlpm\"\nepsilon = 0.02\n[population]\nkind = \"csv\"\npath = {:?}\nprobabilities = [\"p 1\", \"p 2\"]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\n",
+        csv.display().to_string()
+    );
+    let out = run_spec("bad-rows.toml", &spec);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad-rows.csv:3") && err.contains("sum to 1.1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_finite_sample_with_ties_reports_what_it_could_not_decide() {
+    // Scores on a coarse grid: many rows share a threshold, so the boundary
+    // is a staircase of few steps and whole ranges of angles give the same
+    // confusion.
+    let csv = tmp("coarse.csv");
+    let mut text = String::from("score,label\n");
+    for i in 0..400u32 {
+        let s = f64::from(i % 5) / 4.0;
+        let y = u8::from((i * 7919) % 100 < (s * 100.0) as u32);
+        text.push_str(&format!("{s},{y}\n"));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let spec = format!(
+        "procedure = \"binary-lpm\"\nepsilon = 0.001\nmonotonicity = \"increasing\"\n[population]\nkind = \"csv\"\npath = {:?}\n[oracle]\nkind = \"simulated\"\nmetric = [0.6, 0.8]\n",
+        csv.display().to_string()
+    );
+    let v = json(&run_spec("coarse.toml", &spec));
+    let theta = v["consistent"]["theta"].as_array().unwrap();
+    let width = theta[1].as_f64().unwrap() - theta[0].as_f64().unwrap();
+    assert!(width > 0.001, "consistent set {theta:?}");
+    let warnings = v["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w["cause"] == "plateau"),
+        "{warnings:?}"
+    );
+    assert!(
+        v["known_answers"].as_u64().unwrap() > 0,
+        "identical confusions were not asked"
+    );
+}
+
+#[test]
+fn fields_that_do_not_apply_to_the_procedure_are_refused() {
+    let out = run_spec(
+        "dlpm-cycles.toml",
+        "procedure = \"dlpm\"\nepsilon = 0.02\ncycles = 3\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cycles") && err.contains("dlpm"), "{err}");
+    let out = run_spec(
+        "dlpm-push.toml",
+        "procedure = \"dlpm\"\nepsilon = 0.02\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\neps_omega = 0.001\nadversary = \"push-away\"\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("push-away"));
+    let out = run_spec(
+        "script.toml",
+        "procedure = \"dlpm\"\nepsilon = 0.02\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\neps_omega = 0.001\nadversary = \"scripted\"\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("oracle.script"));
+}
+
+#[test]
+fn ask_never_shows_two_identical_classifiers() {
+    // The 002 §6.1 logistic population: near the faces' ends whole ranges of
+    // m give the same classifier; a person always answering B drives the
+    // search there.
+    let spec = tmp("logistic-ask.toml");
+    std::fs::write(
+        &spec,
+        "procedure = \"dlpm\"\nepsilon = 0.01\nsearch = \"paper\"\nreference = 1\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]\n[oracle]\nkind = \"person\"\n",
+    )
+    .unwrap();
+    let file = tmp("logistic-ask.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let out = ask(&spec, &file, &"B\n".repeat(100));
+    let v = json(&out);
+    assert!(v["known_answers"].as_u64().unwrap() > 0);
+    let text = std::fs::read_to_string(&file).unwrap();
+    for line in text.lines().skip(1) {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_ne!(
+            r["first"], r["second"],
+            "a person was shown identical classifiers"
+        );
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr)
+            .matches("Question")
+            .count() as u64,
+        v["queries"].as_u64().unwrap()
+    );
+}
+
+// ---- elicit rank ----
+
+/// A predictions CSV of `pool` classifiers on `n` rows of k classes (a
+/// seeded generator; each classifier is right with its own probability)
+/// and its label column.
+fn predictions_csv(path: &Path, k: usize, n: usize, pool: usize) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let labels: Vec<usize> = (0..n).map(|_| (next() % k as u64) as usize).collect();
+    let preds: Vec<Vec<usize>> = (0..pool)
+        .map(|c| {
+            labels
+                .iter()
+                .map(|&y| {
+                    if next() % 100 < 30 + 2 * c as u64 {
+                        y
+                    } else {
+                        (next() % k as u64) as usize
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut text = (0..pool).map(|c| format!("c{c},")).collect::<String>() + "label\n";
+    for r in 0..n {
+        for p in &preds {
+            text.push_str(&format!("{},", p[r]));
+        }
+        text.push_str(&format!("{}\n", labels[r]));
+    }
+    std::fs::write(path, text).unwrap();
+    (labels, preds)
+}
+
+fn rank_cli(args: &[&std::ffi::OsStr]) -> Output {
+    elicit().arg("rank").args(args).output().unwrap()
+}
+
+#[test]
+fn rank_orders_classifiers_as_a_brute_force_evaluation() {
+    let (k, n) = (4, 300);
+    let csv = tmp("rank-pool.csv");
+    let (labels, preds) = predictions_csv(&csv, k, n, 12);
+    let count = |h: &[usize], i: usize, j: usize| {
+        labels
+            .iter()
+            .zip(h)
+            .filter(|(y, p)| **y == i && **p == j)
+            .count() as f64
+    };
+    // The metric: a DLPM elicited by `run` on a real dataset (Vehicle, k = 4).
+    let result = elicit()
+        .arg("run")
+        .arg(specs().join("dlpm-dataset.toml"))
+        .output()
+        .unwrap();
+    let v = json(&result);
+    let a: Vec<f64> = v["elicited"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let metric = tmp("rank-dlpm.json");
+    std::fs::write(&metric, &result.stdout).unwrap();
+    // An LPME metric on the off-diagonal joint confusions (q = 12).
+    let w: Vec<f64> = (0..12).map(|i| ((i * 7) % 5) as f64 / 4.0 - 0.5).collect();
+    let lpme = tmp("rank-lpme.json");
+    std::fs::write(
+        &lpme,
+        serde_json::json!({"procedure": "lpme", "elicited": w}).to_string(),
+    )
+    .unwrap();
+    let brute = |name: &str, h: &[usize]| -> f64 {
+        if name == "dlpm" {
+            (0..k).map(|i| a[i] * count(h, i, i) / n as f64).sum()
+        } else {
+            let mut s = 0.0;
+            let mut idx = 0;
+            for i in 0..k {
+                for j in (0..k).filter(|j| *j != i) {
+                    s += w[idx] * count(h, i, j) / n as f64;
+                    idx += 1;
+                }
+            }
+            s
+        }
+    };
+    for (name, file) in [("dlpm", &metric), ("lpme", &lpme)] {
+        let out = rank_cli(&[
+            "--metric".as_ref(),
+            file.as_os_str(),
+            "--predictions".as_ref(),
+            csv.as_os_str(),
+            "--json".as_ref(),
+        ]);
+        let got = json(&out);
+        let ranking = got["ranking"].as_array().unwrap();
+        assert_eq!(ranking.len(), preds.len());
+        let mut expected: Vec<(usize, f64)> = preds
+            .iter()
+            .enumerate()
+            .map(|(c, h)| (c, brute(name, h)))
+            .collect();
+        expected.sort_by(|x, y| y.1.total_cmp(&x.1));
+        for (entry, (c, value)) in ranking.iter().zip(&expected) {
+            let got_value = entry["value"].as_f64().unwrap();
+            assert!(
+                (got_value - value).abs() < 1e-12,
+                "{name}: {entry} vs {value}"
+            );
+            // Equal values may come in either order; distinct ones may not.
+            let same = expected.iter().filter(|e| e.1 == *value).count();
+            if same == 1 {
+                assert_eq!(entry["classifier"], format!("c{c}"), "{name}");
+            }
+        }
+        // Ranking against itself as the truth: NDCG 1 and tau 1.
+        let out = rank_cli(&[
+            "--metric".as_ref(),
+            file.as_os_str(),
+            "--predictions".as_ref(),
+            csv.as_os_str(),
+            "--truth".as_ref(),
+            file.as_os_str(),
+            "--json".as_ref(),
+        ]);
+        let got = json(&out);
+        assert!((got["ndcg_exponential"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+        assert_eq!(got["kendall_tau_b"].as_f64(), Some(1.0));
+    }
+    // The text form lists every classifier, best first.
+    let out = rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("  1. c") && text.contains(" 12. c"), "{text}");
+}
+
+#[test]
+fn rank_with_a_bad_file_exits_2_naming_it() {
+    let csv = tmp("rank-bad-pool.csv");
+    predictions_csv(&csv, 2, 20, 3);
+    let metric = tmp("rank-bad-metric.json");
+    std::fs::write(
+        &metric,
+        r#"{"procedure": "binary-lpm", "elicited": {"m11": 0.6, "m00": 0.8}}"#,
+    )
+    .unwrap();
+    let bad_cell = tmp("rank-bad-cell.csv");
+    std::fs::write(&bad_cell, "c0,c1,label\n1,0,1\n0,0.5,0\n").unwrap();
+    let not_json = tmp("rank-not-json.json");
+    std::fs::write(
+        &not_json,
+        "{\"procedure\": \"dlpm\",\n \"elicited\": [1, 2,]}",
+    )
+    .unwrap();
+    let unknown = tmp("rank-unknown.json");
+    std::fs::write(&unknown, r#"{"procedure": "magic", "elicited": [1]}"#).unwrap();
+    let wrong_k = tmp("rank-wrong-k.json");
+    std::fs::write(
+        &wrong_k,
+        r#"{"procedure": "dlpm", "elicited": [0.2, 0.3, 0.5]}"#,
+    )
+    .unwrap();
+    let missing = tmp("rank-missing.csv");
+    let cases: Vec<(Vec<&std::ffi::OsStr>, &str)> = vec![
+        (
+            vec![metric.as_os_str(), bad_cell.as_os_str()],
+            "row 3: c1 = 0.5 is not a class code",
+        ),
+        (vec![not_json.as_os_str(), csv.as_os_str()], "line 2"),
+        (vec![unknown.as_os_str(), csv.as_os_str()], "procedure"),
+        (vec![wrong_k.as_os_str(), csv.as_os_str()], "k = 2"),
+        (
+            vec![metric.as_os_str(), missing.as_os_str()],
+            "rank-missing.csv",
+        ),
+    ];
+    for (files, needle) in cases {
+        let out = rank_cli(&[
+            "--metric".as_ref(),
+            files[0],
+            "--predictions".as_ref(),
+            files[1],
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{needle}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+        assert!(err.contains(needle), "{needle:?} not in {err}");
+    }
+    // A label column that is not there.
+    let out = rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+        "--label".as_ref(),
+        "y".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"y\""));
+}
+
+#[test]
+fn rank_a_cost_reward_metric_with_attribute_values() {
+    let (k, n) = (3, 200);
+    let csv = tmp("rank-cr-pool.csv");
+    let (labels, preds) = predictions_csv(&csv, k, n, 6);
+    let a = [0.5, 0.3, 0.2];
+    let (w_speed, w_cost) = (0.05, 0.8);
+    let metric = tmp("rank-cr.json");
+    std::fs::write(
+        &metric,
+        serde_json::json!({"procedure": "cost-reward",
+            "elicited": {"accuracy": a, "speed": w_speed, "cost": w_cost}})
+        .to_string(),
+    )
+    .unwrap();
+    let speed = |c: usize| c as f64 * 0.7;
+    let cost = |c: usize| -0.05 * (c % 3) as f64;
+    let attributes = tmp("rank-cr-attributes.csv");
+    let mut text = String::from("classifier,speed,cost\n");
+    for c in 0..preds.len() {
+        text.push_str(&format!("c{c},{},{}\n", speed(c), cost(c)));
+    }
+    std::fs::write(&attributes, text).unwrap();
+    let mut expected: Vec<(String, f64)> = preds
+        .iter()
+        .enumerate()
+        .map(|(c, h)| {
+            let d: f64 = (0..k)
+                .map(|i| {
+                    a[i] * labels
+                        .iter()
+                        .zip(h)
+                        .filter(|(y, p)| **y == i && **p == i)
+                        .count() as f64
+                        / n as f64
+                })
+                .sum();
+            (format!("c{c}"), d + w_speed * speed(c) + w_cost * cost(c))
+        })
+        .collect();
+    expected.sort_by(|x, y| y.1.total_cmp(&x.1));
+    let got = json(&rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+        "--attributes".as_ref(),
+        attributes.as_os_str(),
+        "--json".as_ref(),
+    ]));
+    for (entry, (name, value)) in got["ranking"].as_array().unwrap().iter().zip(&expected) {
+        assert_eq!(entry["classifier"], name.as_str());
+        assert!((entry["value"].as_f64().unwrap() - value).abs() < 1e-12);
+    }
+    // Without the attribute values the ranking is refused, naming the option.
+    let out = rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--attributes"));
 }

@@ -140,14 +140,14 @@ fn brute_force(metric: &serde_json::Value, k: usize, m: usize, n: usize, seed: u
         let value = match proc_ {
             "dlpm" => (0..k).map(|i| w[i] * count(i, i, None) / n as f64).sum(),
             "lpme" => {
-                // Off-diagonal rates, row-major without the diagonal.
+                // Off-diagonal joint confusions (the coordinates of `run`'s
+                // sphere), row-major without the diagonal.
                 let mut s = 0.0;
                 let mut idx = 0;
                 for i in 0..k {
-                    let row: f64 = (0..k).map(|j| count(i, j, None)).sum();
                     for j in 0..k {
                         if i != j {
-                            s += w[idx] * count(i, j, None) / row;
+                            s += w[idx] * count(i, j, None) / n as f64;
                             idx += 1;
                         }
                     }

@@ -16,6 +16,7 @@ pub mod binary;
 pub mod lpme;
 pub mod multiclass;
 pub mod procedure;
+pub mod registry;
 
 use serde::Serialize;
 

@@ -743,7 +743,10 @@ impl<T: Scalar> FoundSphere<T> {
             ));
         }
         let x = point - o;
-        if x.norm() > self.radius.clone() * (T::int(1) + prec::ulps::<T>(64)) {
+        // x = point − o loses about an ulp of ‖o‖∞ to cancellation, which is
+        // large against a small ρ.
+        let slack = prec::ulps::<T>(64);
+        if x.norm() > self.radius.clone() * (T::int(1) + slack.clone()) + o.amax() * slack {
             return Err(Error::invalid(
                 "point",
                 "outside the sphere's ball: not realized",

@@ -20,6 +20,8 @@
 
 mod binary_finite;
 mod binary_synthetic;
+pub mod build;
+pub mod csv_file;
 mod dataset;
 mod multiclass;
 mod pair_blocks;
