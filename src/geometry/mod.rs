@@ -2,6 +2,8 @@
 //!
 //! * [`binary`] — the boundary of the binary confusion set C ⊂ [0, ζ]×[0, 1−ζ]
 //!   parametrized by the angle θ of a linear metric (003 §3);
+//! * [`frontier`] — the quarter-ellipse frontier between a class's accuracy
+//!   and a cost or reward attribute (004 §4.2.2);
 //! * [`sphere`] — a sphere S_λ inside a query space and its angle
 //!   parametrization (002 §3.2, 001 App. A);
 //! * [`feasible`] — the feasible rates of a finite sample's plug-in
@@ -9,4 +11,5 @@
 
 pub mod binary;
 pub mod feasible;
+pub mod frontier;
 pub mod sphere;

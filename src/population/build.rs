@@ -2,8 +2,8 @@
 //! (shared by every procedure, so each kind is parsed in one place).
 
 use super::{
-    csv_file, BinaryPopulation, DatasetPopulation, LogisticMulticlass, LogisticUniform,
-    MulticlassPopulation,
+    csv_file, BinaryPopulation, DatasetPopulation, ExpectedMulticlass, LogisticMulticlass,
+    LogisticUniform, MulticlassPopulation,
 };
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;
@@ -46,9 +46,10 @@ pub fn binary<T: Scalar>(
     }
 }
 
-/// A k-class population (002) from `spec`: `synthetic-002` (logistic or
-/// softmax scores), a multiclass `csv` or a `dataset` (η̂ fitted on part of
-/// a CSV, RBO classifiers on the held-out rows).
+/// A k-class population from `spec`: `synthetic-002` (logistic or softmax
+/// scores), `synthetic-004` (the expected confusions of the 004 §5
+/// population), a multiclass `csv` (labelled confusions) or a `dataset` (η̂
+/// fitted on part of a CSV, RBO classifiers on the held-out rows).
 ///
 /// # Errors
 /// As [`binary`].
@@ -68,6 +69,13 @@ pub fn multiclass<T: Scalar>(
                 Scores::Softmax => LogisticMulticlass::softmax(p)?,
             }))
         }
+        PopulationSpec::Synthetic004 {
+            classes,
+            rows,
+            seed,
+        } => Ok(Box::new(ExpectedMulticlass::<T>::synthetic_004(
+            *classes, *rows, *seed,
+        )?)),
         PopulationSpec::Csv {
             path,
             score_column: None,
@@ -85,7 +93,7 @@ pub fn multiclass<T: Scalar>(
         PopulationSpec::Dataset { .. } => Ok(Box::new(DatasetPopulation::<T>::from_spec(spec)?)),
         other => Err(other.unsupported(
             procedure,
-            "synthetic-002, a multiclass csv or dataset",
+            "synthetic-002, synthetic-004, a multiclass csv or dataset",
         )),
     }
 }
