@@ -63,6 +63,10 @@
 //! * [`metric`] — metric families as values;
 //! * [`elicit`] — the elicitation procedures, one module per paper family;
 //! * [`spec`] — elicitation specs (TOML/JSON) as typed values;
+//! * [`fit`] — real data: CSV tables, splits, the fitted η̂, classifier
+//!   pools;
+//! * [`rank`] — ranking classifiers by an elicited metric, NDCG and
+//!   Kendall τ;
 //! * [`session`] — `run`, `ask` and `replay` of any registered procedure at
 //!   any precision, with transcripts;
 //! * [`error`] — the crate's error type;
@@ -71,6 +75,7 @@
 
 pub mod elicit;
 pub mod error;
+pub mod fit;
 pub mod fuzzing;
 pub mod geometry;
 pub mod metric;
@@ -78,6 +83,7 @@ pub mod oracle;
 pub mod population;
 pub mod prec;
 pub mod quadrature;
+pub mod rank;
 pub mod reproduce;
 pub mod scalar;
 pub mod search;

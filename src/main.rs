@@ -71,6 +71,30 @@ enum Command {
         /// A transcript written by run or ask.
         transcript: PathBuf,
     },
+    /// Rank classifiers by an elicited metric, best first (and compare with a true metric).
+    Rank {
+        /// The metric: the JSON result of run or ask (its procedure and elicited).
+        #[arg(long)]
+        metric: PathBuf,
+        /// CSV with one column per classifier (its predicted class per row), the label and optional group columns.
+        #[arg(long)]
+        predictions: PathBuf,
+        /// The label column.
+        #[arg(long, default_value = "label")]
+        label: String,
+        /// The group column (fair metrics).
+        #[arg(long)]
+        group: Option<String>,
+        /// A true metric (same form): adds NDCG and Kendall tau-b between the two rankings.
+        #[arg(long)]
+        truth: Option<PathBuf>,
+        /// Cost/reward metrics: CSV with a classifier column and one column per attribute.
+        #[arg(long)]
+        attributes: Option<PathBuf>,
+        /// Print JSON: {"ranking": [{"classifier": NAME, "value": ...}, ...], ...}.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Errors caused by what the user gave (exit status 2) rather than by a run.
@@ -153,6 +177,23 @@ fn run(command: Command) -> Result<(), Error> {
             )
         }
         Command::Replay { transcript } => print(&session::replay(&transcript)?),
+        Command::Rank {
+            metric,
+            predictions,
+            label,
+            group,
+            truth,
+            attributes,
+            json,
+        } => cli::rank::run(
+            &metric,
+            &predictions,
+            &label,
+            group.as_deref(),
+            truth.as_deref(),
+            attributes.as_deref(),
+            json,
+        ),
         Command::Reproduce {
             only,
             out,

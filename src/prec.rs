@@ -16,3 +16,10 @@ pub fn ulps<T: Scalar>(k: i64) -> T {
 pub fn ill_conditioned<T: Scalar>() -> T {
     T::epsilon().sqrt()
 }
+
+/// Tolerance of the sphere certificate (realized rates against the points
+/// of S_ρ, [`crate::geometry::feasible`]): 2²⁴ ulps, which covers sums of
+/// up to about 10⁶ rates at any precision.
+pub fn certificate<T: Scalar>() -> T {
+    ulps::<T>(1 << 24)
+}

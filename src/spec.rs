@@ -286,7 +286,42 @@ pub enum PopulationSpec {
         /// `labelled` (default) or `expected` confusions.
         #[serde(default)]
         confusions: Confusions,
+        /// How `regularization` is meant: `weight` (default; linfa's α, the
+        /// weight of ½‖W‖² against the summed log-loss), `inverse`
+        /// (scikit-learn's C = 1/α) or `mean-loss` (λ‖W‖² against the mean
+        /// log-loss, α = 2nλ).
+        #[serde(default)]
+        regularization_form: RegularizationForm,
+        /// Columns left out of the default feature set (e.g. other group
+        /// codings).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        exclude: Vec<String>,
+        /// Cut points binning a real-valued label: class = number of cut
+        /// points ≤ value (wine quality with [6, 7]: ≤ 5, 6, ≥ 7).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bins: Option<Vec<f64>>,
+        /// Binary labels: the value that becomes class 1 (the positive
+        /// class; default: the label's own 0/1 codes).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        positive: Option<f64>,
+        /// Cut points binning a real-valued group column.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        group_bins: Option<Vec<f64>>,
     },
+}
+
+/// How a dataset's `regularization` is meant (see
+/// [`crate::fit::Regularization`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RegularizationForm {
+    /// linfa's α: Σ log-loss + (α/2)‖W‖².
+    #[default]
+    Weight,
+    /// scikit-learn's C: α = 1/C.
+    Inverse,
+    /// (1/n)Σ log-loss + λ‖W‖²: α = 2nλ.
+    MeanLoss,
 }
 
 fn default_a() -> Num {

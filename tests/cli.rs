@@ -702,4 +702,281 @@ fn degenerate_epsilons_are_warned_about() {
     // An ordinary ε: neither.
     let v = json(&run_spec("ordinary.toml", &spec("0.02")));
     assert!(causes(&v).is_empty(), "{v}");
+
+// ---- elicit rank ----
+
+/// A predictions CSV of `pool` classifiers on `n` rows of k classes (a
+/// seeded generator; each classifier is right with its own probability)
+/// and its label column.
+fn predictions_csv(path: &Path, k: usize, n: usize, pool: usize) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let labels: Vec<usize> = (0..n).map(|_| (next() % k as u64) as usize).collect();
+    let preds: Vec<Vec<usize>> = (0..pool)
+        .map(|c| {
+            labels
+                .iter()
+                .map(|&y| {
+                    if next() % 100 < 30 + 2 * c as u64 {
+                        y
+                    } else {
+                        (next() % k as u64) as usize
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut text = (0..pool).map(|c| format!("c{c},")).collect::<String>() + "label\n";
+    for r in 0..n {
+        for p in &preds {
+            text.push_str(&format!("{},", p[r]));
+        }
+        text.push_str(&format!("{}\n", labels[r]));
+    }
+    std::fs::write(path, text).unwrap();
+    (labels, preds)
+}
+
+fn rank_cli(args: &[&std::ffi::OsStr]) -> Output {
+    elicit().arg("rank").args(args).output().unwrap()
+}
+
+#[test]
+fn rank_orders_classifiers_as_a_brute_force_evaluation() {
+    let (k, n) = (4, 300);
+    let csv = tmp("rank-pool.csv");
+    let (labels, preds) = predictions_csv(&csv, k, n, 12);
+    let count = |h: &[usize], i: usize, j: usize| {
+        labels
+            .iter()
+            .zip(h)
+            .filter(|(y, p)| **y == i && **p == j)
+            .count() as f64
+    };
+    // The metric: a DLPM elicited by `run` on a real dataset (Vehicle, k = 4).
+    let result = elicit()
+        .arg("run")
+        .arg(specs().join("dlpm-dataset.toml"))
+        .output()
+        .unwrap();
+    let v = json(&result);
+    let a: Vec<f64> = v["elicited"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let metric = tmp("rank-dlpm.json");
+    std::fs::write(&metric, &result.stdout).unwrap();
+    // An LPME metric on the off-diagonal joint confusions (q = 12).
+    let w: Vec<f64> = (0..12).map(|i| ((i * 7) % 5) as f64 / 4.0 - 0.5).collect();
+    let lpme = tmp("rank-lpme.json");
+    std::fs::write(
+        &lpme,
+        serde_json::json!({"procedure": "lpme", "elicited": w}).to_string(),
+    )
+    .unwrap();
+    let brute = |name: &str, h: &[usize]| -> f64 {
+        if name == "dlpm" {
+            (0..k).map(|i| a[i] * count(h, i, i) / n as f64).sum()
+        } else {
+            let mut s = 0.0;
+            let mut idx = 0;
+            for i in 0..k {
+                for j in (0..k).filter(|j| *j != i) {
+                    s += w[idx] * count(h, i, j) / n as f64;
+                    idx += 1;
+                }
+            }
+            s
+        }
+    };
+    for (name, file) in [("dlpm", &metric), ("lpme", &lpme)] {
+        let out = rank_cli(&[
+            "--metric".as_ref(),
+            file.as_os_str(),
+            "--predictions".as_ref(),
+            csv.as_os_str(),
+            "--json".as_ref(),
+        ]);
+        let got = json(&out);
+        let ranking = got["ranking"].as_array().unwrap();
+        assert_eq!(ranking.len(), preds.len());
+        let mut expected: Vec<(usize, f64)> = preds
+            .iter()
+            .enumerate()
+            .map(|(c, h)| (c, brute(name, h)))
+            .collect();
+        expected.sort_by(|x, y| y.1.total_cmp(&x.1));
+        for (entry, (c, value)) in ranking.iter().zip(&expected) {
+            let got_value = entry["value"].as_f64().unwrap();
+            assert!(
+                (got_value - value).abs() < 1e-12,
+                "{name}: {entry} vs {value}"
+            );
+            // Equal values may come in either order; distinct ones may not.
+            let same = expected.iter().filter(|e| e.1 == *value).count();
+            if same == 1 {
+                assert_eq!(entry["classifier"], format!("c{c}"), "{name}");
+            }
+        }
+        // Ranking against itself as the truth: NDCG 1 and tau 1.
+        let out = rank_cli(&[
+            "--metric".as_ref(),
+            file.as_os_str(),
+            "--predictions".as_ref(),
+            csv.as_os_str(),
+            "--truth".as_ref(),
+            file.as_os_str(),
+            "--json".as_ref(),
+        ]);
+        let got = json(&out);
+        assert!((got["ndcg_exponential"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+        assert_eq!(got["kendall_tau_b"].as_f64(), Some(1.0));
+    }
+    // The text form lists every classifier, best first.
+    let out = rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("  1. c") && text.contains(" 12. c"), "{text}");
+}
+
+#[test]
+fn rank_with_a_bad_file_exits_2_naming_it() {
+    let csv = tmp("rank-bad-pool.csv");
+    predictions_csv(&csv, 2, 20, 3);
+    let metric = tmp("rank-bad-metric.json");
+    std::fs::write(
+        &metric,
+        r#"{"procedure": "binary-lpm", "elicited": {"m11": 0.6, "m00": 0.8}}"#,
+    )
+    .unwrap();
+    let bad_cell = tmp("rank-bad-cell.csv");
+    std::fs::write(&bad_cell, "c0,c1,label\n1,0,1\n0,0.5,0\n").unwrap();
+    let not_json = tmp("rank-not-json.json");
+    std::fs::write(
+        &not_json,
+        "{\"procedure\": \"dlpm\",\n \"elicited\": [1, 2,]}",
+    )
+    .unwrap();
+    let unknown = tmp("rank-unknown.json");
+    std::fs::write(&unknown, r#"{"procedure": "magic", "elicited": [1]}"#).unwrap();
+    let wrong_k = tmp("rank-wrong-k.json");
+    std::fs::write(
+        &wrong_k,
+        r#"{"procedure": "dlpm", "elicited": [0.2, 0.3, 0.5]}"#,
+    )
+    .unwrap();
+    let missing = tmp("rank-missing.csv");
+    let cases: Vec<(Vec<&std::ffi::OsStr>, &str)> = vec![
+        (
+            vec![metric.as_os_str(), bad_cell.as_os_str()],
+            "row 3: c1 = 0.5 is not a class code",
+        ),
+        (vec![not_json.as_os_str(), csv.as_os_str()], "line 2"),
+        (vec![unknown.as_os_str(), csv.as_os_str()], "procedure"),
+        (vec![wrong_k.as_os_str(), csv.as_os_str()], "k = 2"),
+        (
+            vec![metric.as_os_str(), missing.as_os_str()],
+            "rank-missing.csv",
+        ),
+    ];
+    for (files, needle) in cases {
+        let out = rank_cli(&[
+            "--metric".as_ref(),
+            files[0],
+            "--predictions".as_ref(),
+            files[1],
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{needle}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+        assert!(err.contains(needle), "{needle:?} not in {err}");
+    }
+    // A label column that is not there.
+    let out = rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+        "--label".as_ref(),
+        "y".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"y\""));
+}
+
+#[test]
+fn rank_a_cost_reward_metric_with_attribute_values() {
+    let (k, n) = (3, 200);
+    let csv = tmp("rank-cr-pool.csv");
+    let (labels, preds) = predictions_csv(&csv, k, n, 6);
+    let a = [0.5, 0.3, 0.2];
+    let (w_speed, w_cost) = (0.05, 0.8);
+    let metric = tmp("rank-cr.json");
+    std::fs::write(
+        &metric,
+        serde_json::json!({"procedure": "cost-reward",
+            "elicited": {"accuracy": a, "speed": w_speed, "cost": w_cost}})
+        .to_string(),
+    )
+    .unwrap();
+    let speed = |c: usize| c as f64 * 0.7;
+    let cost = |c: usize| -0.05 * (c % 3) as f64;
+    let attributes = tmp("rank-cr-attributes.csv");
+    let mut text = String::from("classifier,speed,cost\n");
+    for c in 0..preds.len() {
+        text.push_str(&format!("c{c},{},{}\n", speed(c), cost(c)));
+    }
+    std::fs::write(&attributes, text).unwrap();
+    let mut expected: Vec<(String, f64)> = preds
+        .iter()
+        .enumerate()
+        .map(|(c, h)| {
+            let d: f64 = (0..k)
+                .map(|i| {
+                    a[i] * labels
+                        .iter()
+                        .zip(h)
+                        .filter(|(y, p)| **y == i && **p == i)
+                        .count() as f64
+                        / n as f64
+                })
+                .sum();
+            (format!("c{c}"), d + w_speed * speed(c) + w_cost * cost(c))
+        })
+        .collect();
+    expected.sort_by(|x, y| y.1.total_cmp(&x.1));
+    let got = json(&rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+        "--attributes".as_ref(),
+        attributes.as_os_str(),
+        "--json".as_ref(),
+    ]));
+    for (entry, (name, value)) in got["ranking"].as_array().unwrap().iter().zip(&expected) {
+        assert_eq!(entry["classifier"], name.as_str());
+        assert!((entry["value"].as_f64().unwrap() - value).abs() < 1e-12);
+    }
+    // Without the attribute values the ranking is refused, naming the option.
+    let out = rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--attributes"));
 }

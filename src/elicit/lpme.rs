@@ -329,8 +329,9 @@ pub mod procedures {
     use crate::elicit::procedure::{
         exact_list, linear_words, lossy_list, Family, Procedure, Report, Search, View,
     };
+    use crate::geometry::feasible::Normalization;
     use crate::geometry::sphere::off_diagonal_sphere;
-    use crate::population::build;
+    use crate::population::{build, MulticlassPopulation};
     use crate::spec::{num_list_of, PopulationSpec};
     use serde::Deserialize;
     use serde_json::{json, Value};
@@ -367,9 +368,10 @@ pub mod procedures {
     }
 
     impl<T: Scalar> SphereSpace<T> {
-        /// The sphere of an explicit `sphere` population, or the sphere
-        /// inside a k-class population's off-diagonal confusions
-        /// ([`off_diagonal_sphere`]).
+        /// The sphere of an explicit `sphere` population, the sphere found
+        /// and certified in a `dataset`'s feasible off-diagonal confusions
+        /// ([`crate::geometry::feasible`]), or the sphere inside a k-class
+        /// population's off-diagonal confusions ([`off_diagonal_sphere`]).
         ///
         /// # Errors
         /// [`Error::InvalidArgument`] naming the field.
@@ -396,6 +398,19 @@ pub mod procedures {
                             .map_err(|e| Error::invalid("population", e.to_string()))?,
                         None,
                     )
+                }
+                PopulationSpec::Dataset { seed, .. } => {
+                    // The sphere is found in the feasible set of the held-out
+                    // rows' plug-in classifiers (001 App. B.1) and certified.
+                    let pop = crate::population::DatasetPopulation::<T>::from_spec(population)?;
+                    let found = pop.find_sphere(Normalization::Joint, false, 32, *seed)?;
+                    if !found.certificate.holds {
+                        return Err(Error::invalid(
+                            "population",
+                            format!("the sphere found in the dataset's feasible set failed its certificate ({:?})", found.certificate),
+                        ));
+                    }
+                    (found.sphere, Some(pop.classes()))
                 }
                 other => {
                     let pop = build::multiclass::<T>(other, name)?;

@@ -5,8 +5,11 @@
 //! * [`frontier`] — the quarter-ellipse frontier between a class's accuracy
 //!   and a cost or reward attribute (004 §4.2.2);
 //! * [`sphere`] — a sphere S_λ inside a query space and its angle
-//!   parametrization (002 §3.2, 001 App. A).
+//!   parametrization (002 §3.2, 001 App. A);
+//! * [`feasible`] — the feasible rates of a finite sample's plug-in
+//!   classifiers and the query sphere inside them (001 App. B.1, OP1).
 
 pub mod binary;
+pub mod feasible;
 pub mod frontier;
 pub mod sphere;

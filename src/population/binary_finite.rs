@@ -7,6 +7,10 @@ use crate::scalar::Scalar;
 /// The empirical population of n pairs (η̂(xᵢ), yᵢ): the confusion of a
 /// threshold classifier is the fraction of pairs it gets right.
 ///
+/// [`FiniteBinary::expected`] builds the same population with confusions in
+/// expectation under the scores instead of the labels: each row counts
+/// η̂(xᵢ) towards class 1 and 1 − η̂(xᵢ) towards class 0.
+///
 /// Built in O(n log n) (one sort and prefix sums of the labels); the
 /// confusion of any threshold is then O(log n) (a binary search). The
 /// boundary of its confusion set is a staircase, so elicitation on it is
@@ -25,8 +29,9 @@ use crate::scalar::Scalar;
 pub struct FiniteBinary<T> {
     /// Scores sorted increasingly.
     scores: Vec<T>,
-    /// positives_below[i] = number of positive labels among scores[..i].
-    positives_below: Vec<u64>,
+    /// positives_below[i] = the class-1 mass (labels, or η̂ for expected
+    /// confusions) of scores[..i]; the class-0 mass is i − positives_below[i].
+    positives_below: Vec<T>,
     n: T,
 }
 
@@ -36,7 +41,35 @@ impl<T: Scalar> FiniteBinary<T> {
     /// # Errors
     /// [`Error::InvalidArgument`] when there are no pairs, a score is not
     /// finite, or only one class occurs.
-    pub fn new(mut pairs: Vec<(T, bool)>) -> Result<Self> {
+    pub fn new(pairs: Vec<(T, bool)>) -> Result<Self> {
+        let weighted = pairs
+            .into_iter()
+            .map(|(s, y)| (s, T::int(i64::from(y))))
+            .collect();
+        Self::weighted(weighted)
+    }
+
+    /// The population of scores η̂(xᵢ) ∈ [0, 1] with *expected* confusions:
+    /// row i is class 1 with probability η̂(xᵢ) (no labels).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when there are no scores, a score is not
+    /// in [0, 1], or all scores are 0 or all are 1.
+    pub fn expected(scores: Vec<T>) -> Result<Self> {
+        if let Some(i) = scores
+            .iter()
+            .position(|s| !(*s >= T::int(0) && *s <= T::int(1)))
+        {
+            return Err(Error::invalid(
+                "population",
+                format!("score of row {i} is not a probability ({})", scores[i]),
+            ));
+        }
+        Self::weighted(scores.into_iter().map(|s| (s.clone(), s)).collect())
+    }
+
+    /// (score, class-1 mass in [0, 1]) pairs.
+    fn weighted(mut pairs: Vec<(T, T)>) -> Result<Self> {
         if pairs.is_empty() {
             return Err(Error::invalid("population", "no (score, label) pairs"));
         }
@@ -49,19 +82,19 @@ impl<T: Scalar> FiniteBinary<T> {
         // Finite values are totally ordered.
         pairs.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
         let mut positives_below = Vec::with_capacity(pairs.len() + 1);
-        positives_below.push(0u64);
-        let mut count = 0u64;
+        positives_below.push(T::int(0));
+        let mut mass = T::int(0);
         for (_, y) in &pairs {
-            count += u64::from(*y);
-            positives_below.push(count);
+            mass += y;
+            positives_below.push(mass.clone());
         }
-        if count == 0 || count == pairs.len() as u64 {
+        let n = T::from_u64(pairs.len() as u64).unwrap_or_else(T::one);
+        if mass <= T::int(0) || mass >= n {
             return Err(Error::invalid(
                 "population",
                 "labels must contain both classes",
             ));
         }
-        let n = T::from_u64(pairs.len() as u64).unwrap_or_else(T::one);
         Ok(FiniteBinary {
             scores: pairs.into_iter().map(|(s, _)| s).collect(),
             positives_below,
@@ -79,20 +112,21 @@ impl<T: Scalar> FiniteBinary<T> {
         self.scores.is_empty()
     }
 
-    fn count(&self, k: u64) -> T {
-        T::from_u64(k).unwrap_or_else(T::zero) / self.n.clone()
+    fn count(&self, mass: T) -> T {
+        mass / self.n.clone()
     }
 
-    /// Counts (positives, negatives) among the first `i` sorted scores.
-    fn below(&self, i: usize) -> (u64, u64) {
-        let p = self.positives_below[i];
-        (p, i as u64 - p)
+    /// Class-1 and class-0 mass among the first `i` sorted scores.
+    fn below(&self, i: usize) -> (T, T) {
+        let p = self.positives_below[i].clone();
+        let all = T::from_u64(i as u64).unwrap_or_else(T::zero);
+        (p.clone(), all - p)
     }
 }
 
 impl<T: Scalar> BinaryPopulation<T> for FiniteBinary<T> {
     fn zeta(&self) -> T {
-        self.count(self.positives_below[self.scores.len()])
+        self.count(self.positives_below[self.scores.len()].clone())
     }
 
     fn threshold_confusion(&self, m11: &T, m00: &T, side: Side) -> BinaryConfusion<T> {

@@ -2,14 +2,16 @@
 //! (shared by every procedure, so each kind is parsed in one place).
 
 use super::{
-    csv_file, BinaryPopulation, ExpectedMulticlass, LogisticMulticlass, LogisticUniform,
-    MulticlassPopulation,
+    csv_file, BinaryPopulation, DatasetPopulation, ExpectedMulticlass, LogisticMulticlass,
+    LogisticUniform, MulticlassPopulation,
 };
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;
 use crate::spec::{PopulationSpec, Scores};
 
-/// A binary population (003) from `spec`: `synthetic-003` or a binary `csv`.
+/// A binary population (003) from `spec`: `synthetic-003`, a binary `csv`
+/// or a two-class `dataset` (threshold classifiers of the fitted η̂ on the
+/// held-out rows).
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] naming the field; a population of another
@@ -37,13 +39,17 @@ pub fn binary<T: Scalar>(
             "population.probabilities",
             format!("{procedure} is a binary procedure: give score_column (P(Y = 1 | x)), not probabilities"),
         )),
-        other => Err(other.unsupported(procedure, "synthetic-003 or csv")),
+        PopulationSpec::Dataset { .. } => Ok(Box::new(
+            DatasetPopulation::<T>::from_spec(spec)?.binary()?.clone(),
+        )),
+        other => Err(other.unsupported(procedure, "synthetic-003, csv or dataset")),
     }
 }
 
 /// A k-class population from `spec`: `synthetic-002` (logistic or softmax
 /// scores), `synthetic-004` (the expected confusions of the 004 §5
-/// population) or a multiclass `csv` (labelled confusions).
+/// population), a multiclass `csv` (labelled confusions) or a `dataset` (η̂
+/// fitted on part of a CSV, RBO classifiers on the held-out rows).
 ///
 /// # Errors
 /// As [`binary`].
@@ -84,9 +90,10 @@ pub fn multiclass<T: Scalar>(
             "population.probabilities",
             format!("{procedure} is a multiclass procedure: give probabilities (one column per class), not score_column"),
         )),
+        PopulationSpec::Dataset { .. } => Ok(Box::new(DatasetPopulation::<T>::from_spec(spec)?)),
         other => Err(other.unsupported(
             procedure,
-            "synthetic-002, synthetic-004 or a multiclass csv",
+            "synthetic-002, synthetic-004, a multiclass csv or dataset",
         )),
     }
 }

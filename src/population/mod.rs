@@ -16,17 +16,23 @@
 //!     parallel; one O(n) pass per face, O(1) per query (see [`expected`]);
 //!   - [`PairBlocks`]: k − 1 copies of the 003 App. A problem, one per
 //!     face (1, i), in closed form.
+//! * [`DatasetPopulation`]: a real dataset's held-out part with η̂ fitted on
+//!   the rest ([`crate::fit`]), labelled or expected confusions, groups; a
+//!   multiclass population, a binary one when k = 2, and the feasible set
+//!   of its plug-in classifiers for the sphere finder.
 
 mod binary_finite;
 mod binary_synthetic;
 pub mod build;
 pub mod csv_file;
+mod dataset;
 pub mod expected;
 mod multiclass;
 mod pair_blocks;
 
 pub use binary_finite::FiniteBinary;
 pub use binary_synthetic::LogisticUniform;
+pub use dataset::{settings_of, DatasetPopulation, DatasetSummary};
 pub use expected::{ExpectedMulticlass, FaceStats};
 pub use multiclass::{
     FiniteMulticlass, LogisticMulticlass, Memoized, MulticlassPopulation, ScoreFamily,

@@ -284,13 +284,13 @@ impl<T: Scalar> MulticlassPopulation<T> for LogisticMulticlass<T> {
 }
 
 /// One face (k1, k2) of a finite sample, prepared for O(log n) queries:
-/// rows sorted by r = s_{k1}/(s_{k1} + s_{k2}), with prefix counts of the
-/// labels k1 and k2.
+/// rows sorted by r = s_{k1}/(s_{k1} + s_{k2}), with prefix sums of the
+/// class masses of k1 and k2 (label counts, or η̂ for expected confusions).
 #[derive(Debug)]
 struct Face<T> {
     ratios: Vec<T>,
-    k1_below: Vec<u64>,
-    k2_below: Vec<u64>,
+    k1_below: Vec<T>,
+    k2_below: Vec<T>,
 }
 
 /// The empirical population of n rows of class scores η̂(x) ∈ R^k and labels.
@@ -299,11 +299,16 @@ struct Face<T> {
 /// iff s_{k1}/(s_{k1} + s_{k2}) ≥ w2/(w1 + w2). The first query on a face
 /// sorts the n rows by that ratio, O(n log n); every query after that is a
 /// binary search, O(log n).
+///
+/// [`FiniteMulticlass::expected`] builds the same population with
+/// confusions in expectation under the scores instead of the labels: row r
+/// counts η̂ᵢ(x_r) towards class i.
 #[derive(Debug)]
 pub struct FiniteMulticlass<T> {
     k: usize,
     scores: Vec<T>,
-    labels: Vec<usize>,
+    /// Row-major n×k class masses: one-hot labels, or η̂ (expected).
+    mass: Vec<T>,
     faces: Vec<OnceLock<Face<T>>>,
     n: T,
 }
@@ -344,25 +349,75 @@ impl<T: Scalar> FiniteMulticlass<T> {
                 format!("row {i}: label {} is not below k = {k}", labels[i]),
             ));
         }
-        let n = T::from_u64(labels.len() as u64).unwrap_or_else(T::one);
+        let mut mass = vec![T::int(0); scores.len()];
+        for (r, &y) in labels.iter().enumerate() {
+            mass[r * k + y] = T::int(1);
+        }
+        Ok(Self::with_mass(k, scores, mass))
+    }
+
+    /// From row-major class probabilities η̂ (n·k values ≥ 0, each row
+    /// summing to a positive number, normalized here), with *expected*
+    /// confusions: no labels; row r counts η̂ᵢ(x_r) towards class i.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for k < 2, a length that is not a
+    /// multiple of k, no rows, a negative or non-finite score, or a row
+    /// summing to 0.
+    pub fn expected(k: usize, scores: Vec<T>) -> Result<Self> {
+        if k < 2 || scores.is_empty() || !scores.len().is_multiple_of(k) {
+            return Err(Error::invalid(
+                "scores",
+                format!("{} scores for k = {k}", scores.len()),
+            ));
+        }
+        if let Some(i) = scores.iter().position(|s| !s.finite() || *s < T::int(0)) {
+            return Err(Error::invalid(
+                "scores",
+                format!(
+                    "row {}: score {} is not a finite number >= 0",
+                    i / k,
+                    scores[i]
+                ),
+            ));
+        }
+        let mut mass = scores.clone();
+        for (r, row) in mass.chunks_mut(k).enumerate() {
+            let total = row.iter().fold(T::int(0), |s, v| s + v.clone());
+            if total <= T::int(0) {
+                return Err(Error::invalid(
+                    "scores",
+                    format!("row {r}: the scores sum to 0"),
+                ));
+            }
+            for v in row.iter_mut() {
+                *v = v.clone() / total.clone();
+            }
+        }
+        Ok(Self::with_mass(k, scores, mass))
+    }
+
+    fn with_mass(k: usize, scores: Vec<T>, mass: Vec<T>) -> Self {
+        let rows = scores.len() / k;
+        let n = T::from_u64(rows as u64).unwrap_or_else(T::one);
         let faces = (0..k * k).map(|_| OnceLock::new()).collect();
-        Ok(FiniteMulticlass {
+        FiniteMulticlass {
             k,
             scores,
-            labels,
+            mass,
             faces,
             n,
-        })
+        }
     }
 
     /// Number of rows.
     pub fn len(&self) -> usize {
-        self.labels.len()
+        self.scores.len() / self.k
     }
 
     /// Always false (construction rejects an empty sample).
     pub fn is_empty(&self) -> bool {
-        self.labels.is_empty()
+        self.scores.is_empty()
     }
 
     /// Sorts the rows for face (k1, k2) now (the first query does it
@@ -374,7 +429,7 @@ impl<T: Scalar> FiniteMulticlass<T> {
     fn face(&self, k1: usize, k2: usize) -> &Face<T> {
         self.faces[k1 * self.k + k2].get_or_init(|| {
             let one = T::int(1);
-            let mut rows: Vec<(T, usize)> = (0..self.labels.len())
+            let mut rows: Vec<(T, usize)> = (0..self.len())
                 .map(|r| {
                     let (a, b) = (&self.scores[r * self.k + k1], &self.scores[r * self.k + k2]);
                     let total = a.clone() + b.clone();
@@ -384,20 +439,20 @@ impl<T: Scalar> FiniteMulticlass<T> {
                     } else {
                         one.clone()
                     };
-                    (ratio, self.labels[r])
+                    (ratio, r)
                 })
                 .collect();
             rows.sort_by(|x, y| x.0.partial_cmp(&y.0).unwrap_or(std::cmp::Ordering::Equal));
             let mut k1_below = Vec::with_capacity(rows.len() + 1);
             let mut k2_below = Vec::with_capacity(rows.len() + 1);
-            let (mut c1, mut c2) = (0u64, 0u64);
-            k1_below.push(0);
-            k2_below.push(0);
-            for (_, y) in &rows {
-                c1 += u64::from(*y == k1);
-                c2 += u64::from(*y == k2);
-                k1_below.push(c1);
-                k2_below.push(c2);
+            let (mut c1, mut c2) = (T::int(0), T::int(0));
+            k1_below.push(c1.clone());
+            k2_below.push(c2.clone());
+            for (_, r) in &rows {
+                c1 += &self.mass[r * self.k + k1];
+                c2 += &self.mass[r * self.k + k2];
+                k1_below.push(c1.clone());
+                k2_below.push(c2.clone());
             }
             Face {
                 ratios: rows.into_iter().map(|r| r.0).collect(),
@@ -407,8 +462,8 @@ impl<T: Scalar> FiniteMulticlass<T> {
         })
     }
 
-    fn fraction(&self, count: u64) -> T {
-        T::from_u64(count).unwrap_or_else(T::zero) / self.n.clone()
+    fn fraction(&self, mass: T) -> T {
+        mass / self.n.clone()
     }
 }
 
@@ -418,11 +473,13 @@ impl<T: Scalar> MulticlassPopulation<T> for FiniteMulticlass<T> {
     }
 
     fn priors(&self) -> Vec<T> {
-        let mut counts = vec![0u64; self.k];
-        for &y in &self.labels {
-            counts[y] += 1;
+        let mut totals = vec![T::int(0); self.k];
+        for row in self.mass.chunks(self.k) {
+            for (t, m) in totals.iter_mut().zip(row) {
+                *t += m;
+            }
         }
-        counts.into_iter().map(|c| self.fraction(c)).collect()
+        totals.into_iter().map(|c| self.fraction(c)).collect()
     }
 
     fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>> {
@@ -432,8 +489,8 @@ impl<T: Scalar> MulticlassPopulation<T> for FiniteMulticlass<T> {
         let below = face.ratios.partition_point(|r| *r < delta);
         let total = face.ratios.len();
         let mut d = DVector::from_element(self.k, T::int(0));
-        d[k1] = self.fraction(face.k1_below[total] - face.k1_below[below]);
-        d[k2] = self.fraction(face.k2_below[below]);
+        d[k1] = self.fraction(face.k1_below[total].clone() - face.k1_below[below].clone());
+        d[k2] = self.fraction(face.k2_below[below].clone());
         Ok(d)
     }
 }

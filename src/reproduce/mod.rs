@@ -13,6 +13,8 @@ pub mod binary;
 pub mod cost_reward;
 pub mod multiclass;
 pub mod plots;
+pub mod ranking;
+pub mod real;
 
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;
@@ -268,16 +270,19 @@ pub struct Section {
 pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let mut all = binary::jobs::<T>(o);
     all.extend(multiclass::jobs::<T>(o));
+    all.extend(real::jobs::<T>(o));
     all.extend(cost_reward::jobs::<T>(o));
     all
 }
 
 /// The ids of every job (for `--only` validation).
 pub fn ids() -> Vec<&'static str> {
-    jobs::<f64>(&Options::default())
-        .into_iter()
-        .map(|j| j.id)
-        .collect()
+    // Every job, including those run only when `--only` names them.
+    let all = Options {
+        only: vec![String::new()],
+        ..Options::default()
+    };
+    jobs::<f64>(&all).into_iter().map(|j| j.id).collect()
 }
 
 /// Runs the jobs `o.only` selects at precision `T`; for MPFR precisions

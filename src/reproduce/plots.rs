@@ -415,3 +415,63 @@ where
         .draw()
         .map_err(|e| e.to_string())
 }
+
+/// 002 Fig. 3 on real data: success proportion against ω, one panel per
+/// dataset, one curve per share of rows (label-based confusions, reference
+/// class 1); expected confusions dashed.
+pub(crate) fn real_fig3_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let root = canvas(path, (1200, 520))?;
+    let omegas = super::real::omegas();
+    let panels = [
+        ("Vehicle", "Vehicle (k = 4)"),
+        ("wine", "wine quality, k = 3 (SensIT substitute)"),
+    ];
+    for (area, (prefix, caption)) in root.split_evenly((1, 2)).iter().zip(panels) {
+        let mut chart = ChartBuilder::on(area)
+            .caption(format!("002 Fig. 3: {caption}"), ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(48)
+            .build_cartesian_2d(0.035f64..0.145, 0f64..1.02)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("omega")
+            .y_desc("proportion with ||a* - a^||inf <= omega")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (share, color) in [("50%", RED), ("75%", BLUE), ("100%", GREEN)] {
+            for (reading, dashed) in [
+                ("[labelled, reference class 1]", false),
+                ("[expected, reference class 1]", true),
+            ] {
+                let Some(row) = section.rows.iter().find(|r| {
+                    r.row.starts_with(prefix) && r.row.contains(share) && r.row.ends_with(reading)
+                }) else {
+                    continue;
+                };
+                let pts: Vec<(f64, f64)> = omegas
+                    .iter()
+                    .copied()
+                    .zip(row.elicited.iter().copied())
+                    .collect();
+                if dashed {
+                    chart
+                        .draw_series(DashedLineSeries::new(pts, 5, 4, color.into()))
+                        .map_err(|e| e.to_string())?;
+                } else {
+                    chart
+                        .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                        .map_err(|e| e.to_string())?
+                        .label(format!("{share} of rows (expected: dashed)"))
+                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+                    chart
+                        .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+        }
+        legend(&mut chart)?;
+    }
+    root.present().map_err(|e| e.to_string())
+}

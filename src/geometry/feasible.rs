@@ -1,0 +1,825 @@
+//! The feasible rates of a finite sample and the query sphere S_ρ inside
+//! them (001 App. B.1, Alg. 3 with OP1; 000 App. B.1; see
+//! `shared/notes/001-fair.md` §8, P25–P27).
+//!
+//! **The feasible set (P25).** On a sample of a group g with class scores
+//! η̂(xₙ) ∈ Δ_k and class masses wₙ (the one-hot labels for *labelled*
+//! rates, η̂(xₙ) itself for *expected* rates), a randomized classifier
+//! h (hₙ ∈ Δ_k) has off-diagonal rates R_(i,j)(h) = Σₙ wₙᵢ hₙⱼ / Dᵢ with
+//! Dᵢ = Σₙ wₙᵢ ([`Normalization::Rates`], R = P(h = j | Y = i)) or
+//! Dᵢ = n_g ([`Normalization::Joint`], C = P(Y = i, h = j)). The classifiers
+//! that can be built are functions of η̂: their rates form the convex hull of
+//! the rates of the deterministic plug-in classifiers
+//! h_ℓ(x) = argmaxⱼ Σ_{i≠j} ℓ_(i,j) η̂ᵢ(x)/Dᵢ, and h_ℓ maximizes ⟨ℓ, R(h)⟩
+//! over them when the rates are expected (for labelled rates it is the
+//! maximizer under η̂, so the set found is an inner approximation whose every
+//! point is still realized).
+//!
+//! **Extents (P26, OP1).** The largest c with o ± c·eⱼ feasible is a linear
+//! program over mixtures of plug-in classifiers. It is solved by column
+//! generation: the restricted dual min μ − ⟨ℓ, o⟩ s.t. μ ≥ ⟨ℓ, R_v⟩ for the
+//! known vertices v, ⟨ℓ, ±eⱼ⟩ = 1 (solved by `microlp`) gives prices ℓ; the
+//! plug-in classifier h_ℓ is the next vertex; the loop stops when h_ℓ does
+//! not beat μ. The restricted primal's basis is then re-solved at the working
+//! precision `T` (nalgebra LU), which gives the extent and the mixture that
+//! realizes o ± c·eⱼ exactly at `T`.
+//!
+//! **The sphere (P27).** c^±ⱼ = min_g c^±_{g,j}; the 2q points o ± c^±ⱼeⱼ are
+//! feasible for every group and their hull contains the ball of radius
+//! ρ = 1/√(Σⱼ 1/cⱼ²), cⱼ = min(c⁺ⱼ, c⁻ⱼ), which is at least minⱼ cⱼ/√q ≥ s̃/√q
+//! (s̃: the largest ball about o in the intersection of the groups' sets).
+//! A point o + x of S_ρ is realized for each group by mixing the classifier
+//! of o + sign(xⱼ)cⱼeⱼ with weight |xⱼ|/cⱼ and the uniform random classifier
+//! with the rest ([`FoundSphere::realise`]); [`FoundSphere::certify`] checks
+//! the realized rates of sampled points at precision `T`.
+
+use crate::error::{Error, Result};
+use crate::geometry::sphere::Sphere;
+use crate::prec;
+use crate::scalar::Scalar;
+use nalgebra::{DMatrix, DVector};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// Column generation stops when the dual bound is within this of the
+/// restricted extent (a rate; far below any sample's resolution).
+pub const GAP: f64 = 1e-7;
+
+/// At most this many columns per extent.
+pub const MAX_COLUMNS: usize = 200;
+
+/// Which statistic the query space holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Normalization {
+    /// Rates R_(i,j) = P(h = j | Y = i) (001, 000; o = (1/k)·1).
+    #[default]
+    Rates,
+    /// Joint confusions C_(i,j) = P(Y = i, h = j) (002; o_(i,j) = ζᵢ/k).
+    Joint,
+}
+
+/// One group's rows: class scores (decisions) and class masses (rates),
+/// row-major n × k, in `f64` and at precision `T`.
+#[derive(Debug, Clone)]
+struct GroupRows<T> {
+    scores: Vec<f64>,
+    mass: Vec<f64>,
+    /// Dᵢ in f64 (decisions) and at T (rates).
+    divisor: Vec<f64>,
+    mass_t: Vec<T>,
+    divisor_t: Vec<T>,
+}
+
+/// The feasible off-diagonal statistics of the plug-in classifiers of a
+/// finite sample, one set per group (see the module docs).
+#[derive(Debug, Clone)]
+pub struct FeasibleSet<T> {
+    k: usize,
+    normalization: Normalization,
+    groups: Vec<GroupRows<T>>,
+}
+
+/// Off-diagonal index of (i, j), i ≠ j, row-major without the diagonal.
+pub fn offdiag_index(k: usize, i: usize, j: usize) -> usize {
+    i * (k - 1) + if j < i { j } else { j - 1 }
+}
+
+/// The (i, j) of an off-diagonal index.
+pub fn offdiag_pair(k: usize, index: usize) -> (usize, usize) {
+    let i = index / (k - 1);
+    let r = index % (k - 1);
+    (i, if r < i { r } else { r + 1 })
+}
+
+impl<T: Scalar> FeasibleSet<T> {
+    /// The set of a sample: `scores` (n × k, row-major, η̂), `mass`
+    /// (n × k: one-hot labels or η̂), `groups` (n codes 0..m−1).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for k < 2, mismatched lengths, a negative
+    /// or non-finite entry, a group without rows, a class without mass in a
+    /// group ([`Normalization::Rates`] divides by it), or joint confusions
+    /// with several groups (their centres differ).
+    pub fn new(
+        k: usize,
+        scores: &[f64],
+        mass: &[f64],
+        groups: &[usize],
+        normalization: Normalization,
+    ) -> Result<Self> {
+        let n = groups.len();
+        if k < 2 || n == 0 || scores.len() != n * k || mass.len() != n * k {
+            return Err(Error::invalid(
+                "population",
+                format!(
+                    "feasible set: {} scores and {} masses for {n} rows and k = {k}",
+                    scores.len(),
+                    mass.len()
+                ),
+            ));
+        }
+        if scores
+            .iter()
+            .chain(mass)
+            .any(|v| !v.is_finite() || *v < 0.0)
+        {
+            return Err(Error::invalid(
+                "population",
+                "feasible set: scores and masses must be finite and >= 0",
+            ));
+        }
+        let m = groups.iter().max().map_or(0, |g| g + 1);
+        if m > 1 && normalization == Normalization::Joint {
+            return Err(Error::invalid(
+                "normalization",
+                "joint confusions of several groups have different centres; use rates",
+            ));
+        }
+        let mut out = Vec::with_capacity(m);
+        for g in 0..m {
+            let rows: Vec<usize> = (0..n).filter(|&r| groups[r] == g).collect();
+            if rows.is_empty() {
+                return Err(Error::invalid(
+                    "population.group",
+                    format!("group {g} has no rows"),
+                ));
+            }
+            let pick = |v: &[f64]| -> Vec<f64> {
+                rows.iter()
+                    .flat_map(|&r| v[r * k..(r + 1) * k].iter().copied())
+                    .collect()
+            };
+            let (s, w) = (pick(scores), pick(mass));
+            let mass_t: Vec<T> = w.iter().map(|v| T::from_f64_exact(*v)).collect();
+            let divisor_t: Vec<T> = match normalization {
+                Normalization::Rates => (0..k)
+                    .map(|i| {
+                        mass_t
+                            .iter()
+                            .skip(i)
+                            .step_by(k)
+                            .fold(T::int(0), |a, b| a + b.clone())
+                    })
+                    .collect(),
+                Normalization::Joint => vec![T::int(rows.len() as i64); k],
+            };
+            if let Some(i) = divisor_t.iter().position(|d| *d <= T::int(0)) {
+                return Err(Error::invalid(
+                    "population",
+                    format!("class {i} has no rows in group {g}"),
+                ));
+            }
+            out.push(GroupRows {
+                divisor: divisor_t.iter().map(|v| v.to_f64_lossy()).collect(),
+                scores: s,
+                mass: w,
+                mass_t,
+                divisor_t,
+            });
+        }
+        Ok(FeasibleSet {
+            k,
+            normalization,
+            groups: out,
+        })
+    }
+
+    /// Number of classes k.
+    pub fn classes(&self) -> usize {
+        self.k
+    }
+
+    /// Dimension q = k² − k.
+    pub fn dim(&self) -> usize {
+        self.k * self.k - self.k
+    }
+
+    /// Number of groups m.
+    pub fn groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Rows of group g.
+    pub fn rows(&self, g: usize) -> usize {
+        self.groups[g].scores.len() / self.k
+    }
+
+    /// The normalization.
+    pub fn normalization(&self) -> Normalization {
+        self.normalization
+    }
+
+    /// The centre o of group g: the rates of the uniform random classifier
+    /// (1/k, or ζᵢ/k for joint confusions).
+    pub fn center(&self, g: usize) -> DVector<T> {
+        let k = self.k;
+        let rows = &self.groups[g];
+        let kt = T::int(k as i64);
+        DVector::from_iterator(
+            self.dim(),
+            (0..self.dim()).map(|idx| {
+                let (i, _) = offdiag_pair(k, idx);
+                match self.normalization {
+                    Normalization::Rates => T::int(1) / kt.clone(),
+                    Normalization::Joint => {
+                        let total = rows
+                            .mass_t
+                            .iter()
+                            .skip(i)
+                            .step_by(k)
+                            .fold(T::int(0), |a, b| a + b.clone());
+                        total / rows.divisor_t[i].clone() / kt.clone()
+                    }
+                }
+            }),
+        )
+    }
+
+    /// The plug-in classifier h_ℓ on group g's rows (ties to the lower
+    /// class).
+    pub fn plug_in(&self, g: usize, ell: &[f64]) -> Vec<usize> {
+        let k = self.k;
+        let rows = &self.groups[g];
+        rows.scores
+            .chunks(k)
+            .map(|s| {
+                let mut best = (0, f64::NEG_INFINITY);
+                for j in 0..k {
+                    let v: f64 = (0..k)
+                        .filter(|&i| i != j)
+                        .map(|i| ell[offdiag_index(k, i, j)] * s[i] / rows.divisor[i])
+                        .sum();
+                    if v > best.1 {
+                        best = (j, v);
+                    }
+                }
+                best.0
+            })
+            .collect()
+    }
+
+    /// The rates (in f64) of the deterministic classifier `predictions` on
+    /// group g.
+    fn rates_f64(&self, g: usize, predictions: &[usize]) -> Vec<f64> {
+        let k = self.k;
+        let rows = &self.groups[g];
+        let mut r = vec![0.0; self.dim()];
+        for (n, &j) in predictions.iter().enumerate() {
+            for i in 0..k {
+                if i != j {
+                    r[offdiag_index(k, i, j)] += rows.mass[n * k + i];
+                }
+            }
+        }
+        for (idx, v) in r.iter_mut().enumerate() {
+            *v /= rows.divisor[offdiag_pair(k, idx).0];
+        }
+        r
+    }
+
+    /// The rates at precision `T` of the deterministic classifier
+    /// `predictions` (one class per row of group g).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for the wrong number of predictions or a
+    /// class out of range.
+    pub fn rates(&self, g: usize, predictions: &[usize]) -> Result<DVector<T>> {
+        let k = self.k;
+        let rows = &self.groups[g];
+        if predictions.len() != self.rows(g) || predictions.iter().any(|&j| j >= k) {
+            return Err(Error::invalid(
+                "predictions",
+                format!(
+                    "{} predictions for {} rows of group {g}",
+                    predictions.len(),
+                    self.rows(g)
+                ),
+            ));
+        }
+        let mut r = DVector::from_element(self.dim(), T::int(0));
+        for (n, &j) in predictions.iter().enumerate() {
+            for i in 0..k {
+                if i != j {
+                    r[offdiag_index(k, i, j)] += &rows.mass_t[n * k + i];
+                }
+            }
+        }
+        for idx in 0..self.dim() {
+            let d = rows.divisor_t[offdiag_pair(k, idx).0].clone();
+            r[idx] = r[idx].clone() / d;
+        }
+        Ok(r)
+    }
+
+    /// The support function σ_g(ℓ) = max over plug-in classifiers of
+    /// ⟨ℓ, R⟩ (exact for expected rates), with its maximizer.
+    pub fn support(&self, g: usize, ell: &[f64]) -> (f64, Vec<usize>) {
+        let h = self.plug_in(g, ell);
+        let r = self.rates_f64(g, &h);
+        (dot(ell, &r), h)
+    }
+
+    /// The extent c^±_{g,j}: the largest c with o + c·d feasible for group
+    /// g, d = ±eⱼ (OP1, by column generation; see the module docs).
+    ///
+    /// # Errors
+    /// [`Error::IllConditioned`] when the LP solver fails.
+    pub fn extent(&self, g: usize, axis: usize, positive: bool) -> Result<Extent<T>> {
+        let k = self.k;
+        let q = self.dim();
+        let sign = if positive { 1.0 } else { -1.0 };
+        let o: Vec<f64> = self.center(g).iter().map(|v| v.to_f64_lossy()).collect();
+        // Start: the k trivial classifiers (their mean is o) and the plug-in
+        // classifier of the direction itself.
+        let rows = self.rows(g);
+        let mut columns: Vec<Vec<usize>> = (0..k).map(|j| vec![j; rows]).collect();
+        let mut d = vec![0.0; q];
+        d[axis] = sign;
+        columns.push(self.plug_in(g, &d));
+        let mut vertex_rates: Vec<Vec<f64>> =
+            columns.iter().map(|h| self.rates_f64(g, h)).collect();
+        let mut upper = f64::INFINITY;
+        let mut converged = false;
+        // Stop when h_ℓ does not beat μ, or when the dual bound is within
+        // GAP of the restricted value (expected rates of a large sample have
+        // very many vertices and Kelley's cutting planes close the last
+        // digits slowly), or after MAX_COLUMNS columns.
+        while columns.len() < MAX_COLUMNS {
+            let (ell, mu, value) = restricted_dual(&vertex_rates, &o, axis, sign)?;
+            let (sigma, h) = self.support(g, &ell);
+            upper = upper.min(sigma - dot(&ell, &o));
+            if sigma <= mu + 1e-12 * (1.0 + mu.abs()) || upper - value <= GAP {
+                converged = true;
+                break;
+            }
+            vertex_rates.push(self.rates_f64(g, &h));
+            columns.push(h);
+        }
+        let (lambda, _) = restricted_primal(&vertex_rates, &o, axis, sign)?;
+        let support: Vec<usize> = (0..lambda.len()).filter(|&v| lambda[v] > 1e-12).collect();
+        let mixture: Vec<(T, Vec<usize>)> =
+            self.refine(g, axis, sign, &support, &columns, &lambda)?;
+        let target_rates = self.mixture_rates(g, &mixture)?;
+        let o_t = self.center(g);
+        let c = (target_rates[axis].clone() - o_t[axis].clone()) * T::from_f64_exact(sign);
+        Ok(Extent {
+            group: g,
+            axis,
+            positive,
+            c,
+            upper_bound: upper,
+            converged,
+            mixture,
+            columns: columns.len(),
+        })
+    }
+
+    /// Re-solves the primal on the support columns at precision T:
+    /// Σ λ_v R_v − c·d = o, Σ λ_v = 1.
+    fn refine(
+        &self,
+        g: usize,
+        axis: usize,
+        sign: f64,
+        support: &[usize],
+        columns: &[Vec<usize>],
+        lambda: &[f64],
+    ) -> Result<Vec<(T, Vec<usize>)>> {
+        let q = self.dim();
+        let s = support.len();
+        let rates: Vec<DVector<T>> = support
+            .iter()
+            .map(|&v| self.rates(g, &columns[v]))
+            .collect::<Result<_>>()?;
+        let o = self.center(g);
+        let mut a = DMatrix::from_element(q + 1, s + 1, T::int(0));
+        let mut b = DVector::from_element(q + 1, T::int(0));
+        for (c, r) in rates.iter().enumerate() {
+            for i in 0..q {
+                a[(i, c)] = r[i].clone();
+            }
+            a[(q, c)] = T::int(1);
+        }
+        a[(axis, s)] = -T::from_f64_exact(sign);
+        for i in 0..q {
+            b[i] = o[i].clone();
+        }
+        b[q] = T::int(1);
+        // Least squares through the normal equations (square when the
+        // basis is full); fall back to the f64 weights if singular.
+        let ata = a.transpose() * &a;
+        let atb = a.transpose() * &b;
+        let refined = ata.lu().solve(&atb);
+        let fallback = || {
+            support
+                .iter()
+                .map(|&v| (T::from_f64_exact(lambda[v]), columns[v].clone()))
+                .collect()
+        };
+        let Some(x) = refined else {
+            return Ok(fallback());
+        };
+        let residual = (&a * &x - &b).amax();
+        if x.iter().take(s).any(|v| *v < T::int(0)) || residual > prec::certificate::<T>() {
+            return Ok(fallback());
+        }
+        Ok((0..s)
+            .map(|c| (x[c].clone(), columns[support[c]].clone()))
+            .collect())
+    }
+
+    /// The rates of a mixture of deterministic classifiers of group g.
+    ///
+    /// # Errors
+    /// As [`FeasibleSet::rates`].
+    pub fn mixture_rates(&self, g: usize, mixture: &[(T, Vec<usize>)]) -> Result<DVector<T>> {
+        let mut r = DVector::from_element(self.dim(), T::int(0));
+        for (w, h) in mixture {
+            r += self.rates(g, h)? * w.clone();
+        }
+        Ok(r)
+    }
+
+    /// Finds S_ρ (P27): both extents of every axis in every group, their
+    /// minima, the cross-polytope radius ρ, and a certificate on `samples`
+    /// random points of S_ρ plus its 2q axis points (see
+    /// [`FoundSphere::certify`]).
+    ///
+    /// # Errors
+    /// As [`FeasibleSet::extent`]; [`Error::InvalidArgument`] when an extent
+    /// is 0 (o is on the boundary of a group's set, so no ball fits).
+    pub fn find_sphere(&self, samples: usize, seed: u64) -> Result<FoundSphere<T>> {
+        let q = self.dim();
+        let m = self.groups();
+        let mut extents = Vec::with_capacity(2 * q * m);
+        for g in 0..m {
+            for axis in 0..q {
+                for positive in [true, false] {
+                    extents.push(self.extent(g, axis, positive)?);
+                }
+            }
+        }
+        let find = |g: usize, axis: usize, positive: bool| {
+            &extents[(g * q + axis) * 2 + usize::from(!positive)]
+        };
+        let mut c_plus = Vec::with_capacity(q);
+        let mut c_minus = Vec::with_capacity(q);
+        for axis in 0..q {
+            for (positive, out) in [(true, &mut c_plus), (false, &mut c_minus)] {
+                let least = (0..m)
+                    .map(|g| find(g, axis, positive).c.clone())
+                    .fold(None::<T>, |a, c| Some(a.map_or(c.clone(), |a| a.min(c))));
+                out.push(least.unwrap_or_else(|| T::int(0)));
+            }
+        }
+        let c: Vec<T> = c_plus
+            .iter()
+            .zip(&c_minus)
+            .map(|(p, n)| p.clone().min(n.clone()))
+            .collect();
+        if let Some(axis) = c.iter().position(|v| *v <= T::int(0)) {
+            let (i, j) = offdiag_pair(self.k, axis);
+            return Err(Error::invalid(
+                "population",
+                format!(
+                    "the feasible rates have no room about o along ({}, {}): no sphere fits",
+                    i + 1,
+                    j + 1
+                ),
+            ));
+        }
+        let inverse_squares = c
+            .iter()
+            .fold(T::int(0), |s, v| s + T::int(1) / (v.clone() * v.clone()));
+        let radius = T::int(1) / inverse_squares.sqrt();
+        let least = c.iter().cloned().fold(c[0].clone(), |a, b| a.min(b));
+        let guarantee = least.clone() / T::int(q as i64).sqrt();
+        let sphere = Sphere::new(self.center(0), radius.clone())?;
+        let s_tilde_upper = (self.normalization == Normalization::Rates)
+            .then(|| self.inradius_upper(q * 64, seed))
+            .flatten();
+        let mut found = FoundSphere {
+            sphere,
+            c_plus,
+            c_minus,
+            extents,
+            radius,
+            guarantee,
+            min_extent: least,
+            s_tilde_upper,
+            certificate: Certificate::default(),
+        };
+        found.certificate = found.certify(self, samples, seed)?;
+        Ok(found)
+    }
+
+    /// An upper bound on s̃ (the largest ball about o in every group's set):
+    /// the least σ_g(u) − ⟨u, o⟩ over the axes and `directions` random unit
+    /// directions u (exact support functions for expected rates).
+    fn inradius_upper(&self, directions: usize, seed: u64) -> Option<f64> {
+        let q = self.dim();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+        let mut best = f64::INFINITY;
+        let mut dirs: Vec<Vec<f64>> = (0..2 * q)
+            .map(|a| {
+                let mut u = vec![0.0; q];
+                u[a / 2] = if a % 2 == 0 { 1.0 } else { -1.0 };
+                u
+            })
+            .collect();
+        for _ in 0..directions {
+            dirs.push(random_unit(q, &mut rng));
+        }
+        for g in 0..self.groups() {
+            let o: Vec<f64> = self.center(g).iter().map(|v| v.to_f64_lossy()).collect();
+            for u in &dirs {
+                let (sigma, _) = self.support(g, u);
+                best = best.min(sigma - dot(u, &o));
+            }
+        }
+        best.is_finite().then_some(best)
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+fn random_unit(q: usize, rng: &mut ChaCha8Rng) -> Vec<f64> {
+    loop {
+        // Gaussian coordinates by Box–Muller give a uniform direction.
+        let u: Vec<f64> = (0..q)
+            .map(|_| {
+                let (a, b): (f64, f64) = (rng.random_range(1e-12..1.0), rng.random());
+                (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
+            })
+            .collect();
+        let norm = dot(&u, &u).sqrt();
+        if norm > 1e-9 {
+            return u.into_iter().map(|v| v / norm).collect();
+        }
+    }
+}
+
+fn lp_error(what: &str, e: impl std::fmt::Display) -> Error {
+    Error::IllConditioned {
+        what: "sphere finder".into(),
+        detail: format!("{what}: {e}"),
+    }
+}
+
+/// The restricted dual of OP1: min μ − ⟨ℓ, o⟩ s.t. μ − ⟨ℓ, R_v⟩ ≥ 0,
+/// sign·ℓ_axis = 1. Returns (ℓ, μ, value).
+fn restricted_dual(
+    vertices: &[Vec<f64>],
+    o: &[f64],
+    axis: usize,
+    sign: f64,
+) -> Result<(Vec<f64>, f64, f64)> {
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    let q = o.len();
+    let mut p = Problem::new(OptimizationDirection::Minimize);
+    let ell: Vec<_> = o
+        .iter()
+        .map(|oi| p.add_var(-oi, (f64::NEG_INFINITY, f64::INFINITY)))
+        .collect();
+    let mu = p.add_var(1.0, (f64::NEG_INFINITY, f64::INFINITY));
+    for r in vertices {
+        let mut expr: Vec<(microlp::Variable, f64)> =
+            ell.iter().zip(r).map(|(v, c)| (*v, -c)).collect();
+        expr.push((mu, 1.0));
+        p.add_constraint(&expr[..], ComparisonOp::Ge, 0.0);
+    }
+    p.add_constraint(&[(ell[axis], sign)][..], ComparisonOp::Eq, 1.0);
+    let solution = p
+        .solve()
+        .map_err(|e| lp_error("dual", e))?
+        .into_solution()
+        .map_err(|_| lp_error("dual", "interrupted"))?;
+    let l: Vec<f64> = (0..q).map(|i| solution.var_value(ell[i])).collect();
+    Ok((l, solution.var_value(mu), solution.objective()))
+}
+
+/// The restricted primal of OP1: max c s.t. Σ λ_v R_v − c·sign·e_axis = o,
+/// Σ λ_v = 1, λ ≥ 0. Returns (λ, c).
+fn restricted_primal(
+    vertices: &[Vec<f64>],
+    o: &[f64],
+    axis: usize,
+    sign: f64,
+) -> Result<(Vec<f64>, f64)> {
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    let q = o.len();
+    let mut p = Problem::new(OptimizationDirection::Maximize);
+    let lambda: Vec<_> = vertices
+        .iter()
+        .map(|_| p.add_var(0.0, (0.0, f64::INFINITY)))
+        .collect();
+    let c = p.add_var(1.0, (f64::NEG_INFINITY, f64::INFINITY));
+    for i in 0..q {
+        let mut expr: Vec<(microlp::Variable, f64)> = lambda
+            .iter()
+            .zip(vertices)
+            .map(|(v, r)| (*v, r[i]))
+            .collect();
+        if i == axis {
+            expr.push((c, -sign));
+        }
+        p.add_constraint(&expr[..], ComparisonOp::Eq, o[i]);
+    }
+    let ones: Vec<(microlp::Variable, f64)> = lambda.iter().map(|v| (*v, 1.0)).collect();
+    p.add_constraint(&ones[..], ComparisonOp::Eq, 1.0);
+    let solution = p
+        .solve()
+        .map_err(|e| lp_error("primal", e))?
+        .into_solution()
+        .map_err(|_| lp_error("primal", "interrupted"))?;
+    Ok((
+        lambda.iter().map(|v| solution.var_value(*v)).collect(),
+        solution.var_value(c),
+    ))
+}
+
+/// One extent c^±_{g,j} and the mixture of plug-in classifiers realizing
+/// o ± c·eⱼ for group g.
+#[derive(Debug, Clone)]
+pub struct Extent<T> {
+    /// The group g.
+    pub group: usize,
+    /// The axis j (off-diagonal index).
+    pub axis: usize,
+    /// + or −.
+    pub positive: bool,
+    /// The extent c at precision T (from the re-solved basis).
+    pub c: T,
+    /// The dual bound σ_g(ℓ) − ⟨ℓ, o⟩ at the last prices (f64). For
+    /// expected rates the true extent is ≤ it. For labelled rates the
+    /// plug-in classifier only approximates the maximizer of ⟨ℓ, R⟩, so this
+    /// is no bound (it can fall below c).
+    pub upper_bound: f64,
+    /// Whether column generation closed the gap (to [`GAP`]) within
+    /// [`MAX_COLUMNS`] columns; otherwise c is still realized (a lower
+    /// bound) and, for expected rates, `upper_bound` bounds what was missed.
+    pub converged: bool,
+    /// (weight, predictions on group g's rows) of the classifiers mixed.
+    pub mixture: Vec<(T, Vec<usize>)>,
+    /// Columns generated.
+    pub columns: usize,
+}
+
+/// The realized rates of sampled points of S_ρ against the points.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Certificate {
+    /// Points checked (per group).
+    pub points: usize,
+    /// Groups checked.
+    pub groups: usize,
+    /// The largest ‖rates(realized mixture) − point‖∞ over points and groups.
+    pub max_deviation: f64,
+    /// The tolerance it is held to ([`prec::certificate`]).
+    pub tolerance: f64,
+    /// The least weight of the uniform random classifier in a realization
+    /// (≥ 0: the mixture weights are a probability vector).
+    pub min_uniform_weight: f64,
+    /// Whether every point was realized within the tolerance.
+    pub holds: bool,
+}
+
+/// A found query sphere with its extents and certificate.
+#[derive(Debug, Clone)]
+pub struct FoundSphere<T: Scalar> {
+    /// S_ρ about o.
+    pub sphere: Sphere<T>,
+    /// c⁺ⱼ = min_g c⁺_{g,j}.
+    pub c_plus: Vec<T>,
+    /// c⁻ⱼ = min_g c⁻_{g,j}.
+    pub c_minus: Vec<T>,
+    /// Every extent, ordered by (group, axis, +/−).
+    pub extents: Vec<Extent<T>>,
+    /// ρ = 1/√(Σⱼ 1/min(c⁺ⱼ, c⁻ⱼ)²).
+    pub radius: T,
+    /// minⱼ min(c⁺ⱼ, c⁻ⱼ)/√q: the guarantee ρ ≥ it ≥ s̃/√q (P27).
+    pub guarantee: T,
+    /// minⱼ min(c⁺ⱼ, c⁻ⱼ) (≥ s̃).
+    pub min_extent: T,
+    /// An upper bound on s̃ from sampled support functions (rates only).
+    pub s_tilde_upper: Option<f64>,
+    /// The check of sampled points.
+    pub certificate: Certificate,
+}
+
+/// A randomized classifier realizing a point for one group: deterministic
+/// classifiers (predictions on the group's rows) with weights, and the
+/// weight of the uniform random classifier.
+#[derive(Debug, Clone)]
+pub struct Realisation<T> {
+    /// (weight, predictions).
+    pub mixture: Vec<(T, Vec<usize>)>,
+    /// Weight of the uniform random classifier.
+    pub uniform: T,
+}
+
+impl<T: Scalar> FoundSphere<T> {
+    fn extent(&self, g: usize, axis: usize, positive: bool) -> &Extent<T> {
+        let q = self.c_plus.len();
+        &self.extents[(g * q + axis) * 2 + usize::from(!positive)]
+    }
+
+    /// The randomized classifier of group g whose rates are `point`
+    /// (a point of the ball: ‖point − o‖ ≤ ρ), by P27's mixture.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a point of the wrong dimension or
+    /// outside the ball.
+    pub fn realise(&self, g: usize, point: &DVector<T>) -> Result<Realisation<T>> {
+        let q = self.c_plus.len();
+        let o = self.sphere.center();
+        if point.len() != q {
+            return Err(Error::invalid(
+                "point",
+                format!("length {} for dimension {q}", point.len()),
+            ));
+        }
+        let x = point - o;
+        // x = point − o loses about an ulp of ‖o‖∞ to cancellation, which is
+        // large against a small ρ.
+        let slack = prec::ulps::<T>(64);
+        if x.norm() > self.radius.clone() * (T::int(1) + slack.clone()) + o.amax() * slack {
+            return Err(Error::invalid(
+                "point",
+                "outside the sphere's ball: not realized",
+            ));
+        }
+        let mut mixture = Vec::new();
+        for axis in 0..q {
+            let xj = x[axis].clone();
+            if xj == T::int(0) {
+                continue;
+            }
+            let positive = xj > T::int(0);
+            let cj = self.c_plus[axis].clone().min(self.c_minus[axis].clone());
+            let w = xj.abs() / cj.clone();
+            // o + sign·cⱼeⱼ for group g: group g's extent point (at
+            // c_{g,j} ≥ cⱼ) with weight cⱼ/c_{g,j}, uniform otherwise.
+            let e = self.extent(g, axis, positive);
+            let share = cj / e.c.clone();
+            for (v, h) in &e.mixture {
+                mixture.push((w.clone() * share.clone() * v.clone(), h.clone()));
+            }
+        }
+        let in_mixture = mixture.iter().fold(T::int(0), |s, (w, _)| s + w.clone());
+        Ok(Realisation {
+            uniform: T::int(1) - in_mixture,
+            mixture,
+        })
+    }
+
+    /// Realizes the 2q axis points o ± ρeⱼ and `samples` random points of
+    /// S_ρ for every group, and compares their rates (at precision T) with
+    /// the points.
+    ///
+    /// # Errors
+    /// As [`FoundSphere::realise`] and [`FeasibleSet::rates`].
+    pub fn certify(&self, set: &FeasibleSet<T>, samples: usize, seed: u64) -> Result<Certificate> {
+        let q = set.dim();
+        let o = self.sphere.center().clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut points: Vec<DVector<T>> = (0..2 * q)
+            .map(|a| {
+                let mut p = o.clone();
+                let r = self.radius.clone();
+                p[a / 2] += &(if a % 2 == 0 { r } else { -r });
+                p
+            })
+            .collect();
+        for _ in 0..samples {
+            let u = random_unit(q, &mut rng);
+            let u = DVector::from_iterator(q, u.into_iter().map(T::from_f64_exact));
+            let norm = u.norm();
+            points.push(&o + u * (self.radius.clone() / norm));
+        }
+        let mut worst = T::int(0);
+        let mut min_uniform = f64::INFINITY;
+        for g in 0..set.groups() {
+            let og = set.center(g);
+            for p in &points {
+                let real = self.realise(g, p)?;
+                min_uniform = min_uniform.min(real.uniform.to_f64_lossy());
+                let rates =
+                    set.mixture_rates(g, &real.mixture)? + og.clone() * real.uniform.clone();
+                worst = worst.max((rates - p).amax());
+            }
+        }
+        let tolerance = prec::certificate::<T>();
+        Ok(Certificate {
+            points: points.len(),
+            groups: set.groups(),
+            max_deviation: worst.to_f64_lossy(),
+            tolerance: tolerance.to_f64_lossy(),
+            min_uniform_weight: min_uniform,
+            holds: worst <= tolerance && min_uniform >= -tolerance.to_f64_lossy(),
+        })
+    }
+}

@@ -1,0 +1,653 @@
+//! The ranking experiments of 001 §6.2 (Fig. 5) and 000 App. H.2
+//! (Tables 3–4): datasets with groups, classifier pools, random true
+//! metrics, the baselines of 001 Table 2 and 000 Table 3, and the
+//! evaluation (NDCG, Kendall τ-b; means and medians).
+//!
+//! The elicited metrics (FPME of 001, fair QPME and QPME of 000) come from
+//! an [`Elicitor`]; without one the rows that need an elicited part are
+//! reported as pending, and the "exact parts" rows show what an elicitation
+//! without error would give (an upper bound for FPME's rows).
+
+use super::real::shipped;
+use super::Row;
+use crate::error::{Error, Result};
+use crate::fit::pool;
+use crate::fit::{Columns, Prepared, Split, Table};
+use crate::rank::{compare, Metric, PoolStatistics};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Which adult attribute forms the groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdultGroups {
+    /// 001: White (0), Black (1), Asian-Pac-Islander (2).
+    Race,
+    /// 000: Female (0), Male (1).
+    Sex,
+}
+
+/// Bucket codes: the number of `edges` strictly below each value.
+fn buckets(values: &[f64], edges: &[f64]) -> Vec<f64> {
+    values
+        .iter()
+        .map(|v| edges.iter().filter(|e| **e < *v).count() as f64)
+        .collect()
+}
+
+/// The q-quantile of `values` (linear interpolation, as numpy's default).
+fn quantile(values: &[f64], q: f64) -> f64 {
+    let mut s: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+    s.sort_by(f64::total_cmp);
+    if s.is_empty() {
+        return f64::NAN;
+    }
+    let pos = q * (s.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    s[lo] + (s[hi] - s[lo]) * (pos - lo as f64)
+}
+
+/// The 43156-row, 74-feature adult set of 001/000 (`shared/notes/real-data.md`
+/// §6): rows without missing workclass, occupation or native country;
+/// race White, Black or Asian-Pac-Islander; native countries with at least
+/// 100 of the remaining rows. Features: age and fnlwgt bucketed at their
+/// quartiles, capital gain, capital loss, hours per week and education
+/// number at the reference's edges (one ordinal column each), and one-hot
+/// codes of the 8 categorical attributes (race and sex included).
+///
+/// # Errors
+/// Only if the shipped file is damaged.
+pub fn adult_rebuild(groups: AdultGroups) -> Result<Prepared> {
+    let table = shipped("adult_numeric")?;
+    let col = |n: &str| table.column(n, "adult").map(<[f64]>::to_vec);
+    let (workclass, occupation, country, race) = (
+        col("workclass")?,
+        col("occupation")?,
+        col("native_country")?,
+        col("race")?,
+    );
+    let known = |v: f64| v >= 0.0;
+    let keep: Vec<bool> = (0..table.rows())
+        .map(|r| {
+            known(workclass[r])
+                && known(occupation[r])
+                && known(country[r])
+                && [1.0, 2.0, 4.0].contains(&race[r])
+        })
+        .collect();
+    let mut counts = std::collections::HashMap::<i64, usize>::new();
+    for r in (0..table.rows()).filter(|&r| keep[r]) {
+        *counts.entry(country[r] as i64).or_default() += 1;
+    }
+    let keep: Vec<bool> = (0..table.rows())
+        .map(|r| keep[r] && counts.get(&(country[r] as i64)).is_some_and(|c| *c >= 100))
+        .collect();
+    let t = table.filter(&keep)?;
+    let n = t.rows();
+    let mut columns: Vec<(String, Vec<f64>)> = Vec::new();
+    for name in ["age", "fnlwgt"] {
+        let v = t.column(name, "adult")?;
+        let edges = [quantile(v, 0.25), quantile(v, 0.5), quantile(v, 0.75)];
+        columns.push((name.into(), buckets(v, &edges)));
+    }
+    for (name, edges) in [
+        ("capital_gain", [1.0, 4000.0, 10000.0]),
+        ("capital_loss", [1.0, 1800.0, 1950.0]),
+        ("hours_per_week", [39.0, 41.0, 50.0]),
+        ("education_num", [8.0, 9.0, 11.0]),
+    ] {
+        columns.push((name.into(), buckets(t.column(name, "adult")?, &edges)));
+    }
+    for name in [
+        "workclass",
+        "education",
+        "marital_status",
+        "occupation",
+        "relationship",
+        "race",
+        "sex",
+        "native_country",
+    ] {
+        let v = t.column(name, "adult")?;
+        let mut levels: Vec<i64> = v.iter().map(|x| *x as i64).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        for level in levels {
+            columns.push((
+                format!("{name}={level}"),
+                v.iter()
+                    .map(|x| f64::from(u8::from(*x as i64 == level)))
+                    .collect(),
+            ));
+        }
+    }
+    // A table of n rows, built column by column.
+    let mut text = String::from("row\n");
+    for r in 0..n {
+        text.push_str(&format!("{r}\n"));
+    }
+    let mut built = Table::from_reader(text.as_bytes(), "adult rebuild")?;
+    for (name, v) in columns {
+        built.set_column(&name, v)?;
+    }
+    built.set_column("label", t.column("label", "adult")?.to_vec())?;
+    let race = t.column("race", "adult")?;
+    let group: Vec<f64> = match groups {
+        AdultGroups::Race => race
+            .iter()
+            .map(|v| match *v as i64 {
+                4 => 0.0,
+                2 => 1.0,
+                _ => 2.0,
+            })
+            .collect(),
+        AdultGroups::Sex => t.column("sex", "adult")?.to_vec(),
+    };
+    built.set_column("group", group)?;
+    built.drop_column("row");
+    built.prepare(&Columns {
+        label: "label".into(),
+        group: Some("group".into()),
+        ..Columns::default()
+    })
+}
+
+/// Wine quality binned {≤ 5, 6, ≥ 7} (k = 3), groups = colour (0 red,
+/// 1 white), the 11 physico-chemical features.
+///
+/// # Errors
+/// Only if the shipped file is damaged.
+pub fn wine_colour() -> Result<Prepared> {
+    shipped("wine_quality_multiclass")?.prepare(&Columns {
+        label: "label".into(),
+        group: Some("group".into()),
+        bins: Some(vec![3.0, 4.0]),
+        ..Columns::default()
+    })
+}
+
+/// Communities and crime: the label is ViolentCrimesPerPop binned at its
+/// terciles (k = 3), the groups are the terciles of racepctblack (m = 3);
+/// features: every predictive attribute without a missing value (the
+/// identifiers state, county, community, community name and fold left out).
+///
+/// # Errors
+/// Only if the shipped file is damaged.
+pub fn crime_race() -> Result<Prepared> {
+    let mut t = shipped("communities_crime_raw")?;
+    let target = t.column("ViolentCrimesPerPop", "crime")?.to_vec();
+    let black = t.column("racepctblack", "crime")?.to_vec();
+    let cuts = |v: &[f64]| vec![quantile(v, 1.0 / 3.0), quantile(v, 2.0 / 3.0)];
+    t.set_column("crime_class", buckets(&target, &cuts(&target)))?;
+    t.set_column("black_tercile", buckets(&black, &cuts(&black)))?;
+    let mut exclude: Vec<String> = [
+        "state",
+        "county",
+        "community",
+        "communityname",
+        "fold",
+        "ViolentCrimesPerPop",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for name in t.names().to_vec() {
+        if exclude.contains(&name) || name == "crime_class" || name == "black_tercile" {
+            continue;
+        }
+        if t.column(&name, "crime")
+            .map_or(true, |v| v.iter().any(|x| x.is_nan()))
+        {
+            exclude.push(name);
+        }
+    }
+    t.prepare(&Columns {
+        label: "crime_class".into(),
+        group: Some("black_tercile".into()),
+        exclude,
+        ..Columns::default()
+    })
+}
+
+/// The substitute for 001/000's default dataset: the shipped 6000-row
+/// sample, groups by MARRIAGE (0 = married, 1 = single; the other codes
+/// dropped), since the sample has no SEX column.
+///
+/// # Errors
+/// Only if the shipped file is damaged.
+pub fn default_marriage() -> Result<Prepared> {
+    let t = shipped("default_credit_sample")?;
+    let marriage = t.column("MARRIAGE", "default")?.to_vec();
+    let keep: Vec<bool> = marriage.iter().map(|m| *m == 1.0 || *m == 2.0).collect();
+    let mut t = t.filter(&keep)?;
+    let group = t
+        .column("MARRIAGE", "default")?
+        .iter()
+        .map(|m| m - 1.0)
+        .collect();
+    t.set_column("married_or_single", group)?;
+    t.prepare(&Columns {
+        label: "label".into(),
+        group: Some("married_or_single".into()),
+        exclude: vec!["MARRIAGE".into()],
+        ..Columns::default()
+    })
+}
+
+/// A dataset ready for the ranking experiments: 60 % train, 40 % test, the
+/// pool's statistics on the test part.
+#[derive(Debug, Clone)]
+pub struct RankingData {
+    /// Name for the rows.
+    pub name: String,
+    /// The pool's statistics on the test part (with τ from its labels and
+    /// groups).
+    pub pool: PoolStatistics,
+    /// Train / test rows.
+    pub rows: (usize, usize),
+    /// Accuracy of the pool's members on the test part (min, max).
+    pub accuracy: (f64, f64),
+}
+
+/// Splits `data` 60/40 (seeded), builds a pool of `size` classifiers
+/// ([`pool::build`]) and computes their statistics on the test part.
+///
+/// # Errors
+/// As [`pool::build`] and [`PoolStatistics::from_predictions`].
+pub fn ranking_data(name: &str, data: &Prepared, size: usize, seed: u64) -> Result<RankingData> {
+    let split = Split::random(data.len(), 0.6, seed)?;
+    let (train, test) = (data.subset(&split.fit), data.subset(&split.held_out));
+    let members = pool::build(&train, &test, size, seed)?;
+    let accuracy = members
+        .iter()
+        .map(|c| {
+            c.predictions
+                .iter()
+                .zip(&test.labels)
+                .filter(|(a, b)| a == b)
+                .count() as f64
+                / test.len() as f64
+        })
+        .fold((f64::INFINITY, 0f64), |(lo, hi), a| (lo.min(a), hi.max(a)));
+    let named: Vec<(String, Vec<usize>)> = members
+        .into_iter()
+        .map(|c| (c.name, c.predictions))
+        .collect();
+    let stats = PoolStatistics::from_predictions(&named, &test.labels, Some(&test.groups))?;
+    if stats.classes != data.classes || stats.groups != data.group_count {
+        return Err(Error::invalid(
+            "pool",
+            format!("{name}: a class or group is missing from the test part"),
+        ));
+    }
+    Ok(RankingData {
+        name: name.into(),
+        pool: stats,
+        rows: (train.len(), test.len()),
+        accuracy,
+    })
+}
+
+fn unit(v: Vec<f64>) -> Vec<f64> {
+    let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    v.into_iter().map(|x| x / n).collect()
+}
+
+/// A random 001 Def. 1 fair metric (the distribution 001 leaves open; the
+/// one of `shared/notes/001-fair.md` §9): a = unit(U[0,1]^q); b^{uv} =
+/// U[0,1]^q scaled by a U[0,1] mass per pair, then Σ‖b^{uv}‖₂ = 1;
+/// λ ~ U[0.1, 0.9].
+pub fn random_fair(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Metric {
+    let q = k * k - k;
+    let a = unit((0..q).map(|_| rng.random::<f64>()).collect());
+    let mut b: Vec<Vec<f64>> = (0..m * (m - 1) / 2)
+        .map(|_| {
+            let mass: f64 = rng.random();
+            unit((0..q).map(|_| rng.random::<f64>()).collect())
+                .into_iter()
+                .map(|x| x * mass)
+                .collect()
+        })
+        .collect();
+    let total: f64 = b
+        .iter()
+        .map(|v| v.iter().map(|x| x * x).sum::<f64>().sqrt())
+        .sum();
+    for v in &mut b {
+        for x in v.iter_mut() {
+            *x /= total;
+        }
+    }
+    Metric::Fair {
+        a,
+        b,
+        lambda: rng.random_range(0.1..0.9),
+    }
+}
+
+/// A random 000 Def. 4 fair quadratic metric (the distribution 000 leaves
+/// open): a = unit(U[0,1]^k); B^{uv} = GGᵀ with G ~ U[0,1]^{k×k} (PSD),
+/// scaled so that ½Σ‖B^{uv}‖_F = 1; λ ~ U[0.1, 0.9].
+pub fn random_fair_quadratic(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Metric {
+    let a = unit((0..k).map(|_| rng.random::<f64>()).collect());
+    let mut b: Vec<Vec<Vec<f64>>> = (0..m * (m - 1) / 2)
+        .map(|_| {
+            let g: Vec<Vec<f64>> = (0..k)
+                .map(|_| (0..k).map(|_| rng.random()).collect())
+                .collect();
+            (0..k)
+                .map(|i| {
+                    (0..k)
+                        .map(|j| (0..k).map(|l| g[i][l] * g[j][l]).sum())
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    let frobenius: f64 = b
+        .iter()
+        .map(|m| m.iter().flatten().map(|x| x * x).sum::<f64>().sqrt())
+        .sum();
+    for m in &mut b {
+        for x in m.iter_mut().flatten() {
+            *x *= 2.0 / frobenius;
+        }
+    }
+    Metric::FairQuadratic {
+        a,
+        b,
+        lambda: rng.random_range(0.1..0.9),
+    }
+}
+
+/// Random weights in the same order as `truth`'s ("w-acc." of 001 Table 2):
+/// sorted U[0,1] draws assigned by the rank of each true weight, then
+/// scaled to the truth's ℓ2 norm.
+fn weighted_like(truth: &[f64], rng: &mut ChaCha8Rng) -> Vec<f64> {
+    let mut draws: Vec<f64> = truth.iter().map(|_| rng.random()).collect();
+    draws.sort_by(f64::total_cmp);
+    let mut order: Vec<usize> = (0..truth.len()).collect();
+    order.sort_by(|&x, &y| truth[x].total_cmp(&truth[y]));
+    let mut out = vec![0.0; truth.len()];
+    for (rank, &i) in order.iter().enumerate() {
+        out[i] = draws[rank];
+    }
+    let norm_t = truth.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let norm = out
+        .iter()
+        .map(|x| x * x)
+        .sum::<f64>()
+        .sqrt()
+        .max(f64::MIN_POSITIVE);
+    out.into_iter().map(|x| x * norm_t / norm).collect()
+}
+
+/// Where a part of a baseline comes from (001 Table 2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Source {
+    /// Equal weights ("acc.").
+    Accuracy,
+    /// Random weights in the truth's order ("w-acc.").
+    Weighted,
+    /// The elicited part (FPME).
+    Elicited,
+    /// The true part.
+    True,
+    /// A fixed value (λ only).
+    Fixed(f64),
+}
+
+/// The baselines of 001 Table 2 and FPME itself: (name, a, B, λ sources).
+pub const FAIR_METHODS: [(&str, Source, Source, Source); 9] = [
+    (
+        "phi-varphi-lambda_a",
+        Source::Accuracy,
+        Source::Accuracy,
+        Source::Fixed(0.5),
+    ),
+    (
+        "phi-varphi-lambda_w",
+        Source::Weighted,
+        Source::Weighted,
+        Source::Weighted,
+    ),
+    (
+        "phi-varphi_a",
+        Source::Accuracy,
+        Source::Accuracy,
+        Source::Elicited,
+    ),
+    (
+        "phi-varphi_w",
+        Source::Weighted,
+        Source::Weighted,
+        Source::Elicited,
+    ),
+    (
+        "phi_a",
+        Source::Accuracy,
+        Source::Elicited,
+        Source::Elicited,
+    ),
+    (
+        "phi_w",
+        Source::Weighted,
+        Source::Elicited,
+        Source::Elicited,
+    ),
+    ("o_p", Source::True, Source::Accuracy, Source::Fixed(0.0)),
+    ("o_f", Source::Accuracy, Source::True, Source::Fixed(1.0)),
+    ("FPME", Source::Elicited, Source::Elicited, Source::Elicited),
+];
+
+/// Produces the elicited metric for a truth (FPME for 001; fair QPME or
+/// FPME for 000), or `None` when no elicitation is available.
+pub type Elicitor<'a> =
+    &'a dyn Fn(&Metric, &PoolStatistics, &mut ChaCha8Rng) -> Result<Option<Metric>>;
+
+/// A 001 baseline built from the truth and, where it needs one, the
+/// elicited metric (`None`: the baseline is not available).
+///
+/// "w-acc." for λ: a draw uniform on the half of [0, 1] that holds the
+/// true λ (the paper leaves it undefined).
+pub fn fair_baseline(
+    sources: (Source, Source, Source),
+    truth: &Metric,
+    elicited: Option<&Metric>,
+    rng: &mut ChaCha8Rng,
+) -> Option<Metric> {
+    let Metric::Fair { a, b, lambda } = truth else {
+        return None;
+    };
+    let (ea, eb, el) = match elicited {
+        Some(Metric::Fair { a, b, lambda }) => (Some(a), Some(b), Some(*lambda)),
+        _ => (None, None, None),
+    };
+    let pairs = b.len().max(1) as f64;
+    let flat = |len: usize, scale: f64| vec![scale / (len as f64).sqrt(); len];
+    let a2 = match sources.0 {
+        Source::Accuracy => flat(a.len(), 1.0),
+        Source::Weighted => weighted_like(a, rng),
+        Source::Elicited => ea?.clone(),
+        Source::True | Source::Fixed(_) => a.clone(),
+    };
+    let b2: Vec<Vec<f64>> = match sources.1 {
+        Source::Accuracy => b.iter().map(|v| flat(v.len(), 1.0 / pairs)).collect(),
+        Source::Weighted => b.iter().map(|v| weighted_like(v, rng)).collect(),
+        Source::Elicited => eb?.clone(),
+        Source::True | Source::Fixed(_) => b.clone(),
+    };
+    let l2 = match sources.2 {
+        Source::Fixed(v) => v,
+        Source::Weighted => {
+            if *lambda < 0.5 {
+                rng.random_range(0.0..0.5)
+            } else {
+                rng.random_range(0.5..1.0)
+            }
+        }
+        Source::Elicited => el?,
+        Source::Accuracy => 0.5,
+        Source::True => *lambda,
+    };
+    Some(Metric::Fair {
+        a: a2,
+        b: b2,
+        lambda: l2,
+    })
+}
+
+/// Mean and median of NDCG (exponential, linear) and τ-b over trials.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Scores {
+    /// NDCG with exponential gain, per trial.
+    pub ndcg: Vec<f64>,
+    /// NDCG with linear gain on 1/cost, per trial (where defined).
+    pub ndcg_linear: Vec<f64>,
+    /// Kendall τ-b, per trial (where defined).
+    pub tau: Vec<f64>,
+}
+
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+/// The median (mean of the two middle values for an even count).
+pub fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    match s.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => s[n / 2],
+        n => (s[n / 2 - 1] + s[n / 2]) / 2.0,
+    }
+}
+
+impl Scores {
+    /// [mean NDCG, mean τ, median NDCG, median τ, mean NDCG (linear),
+    /// median NDCG (linear)].
+    pub fn summary(&self) -> Vec<f64> {
+        vec![
+            mean(&self.ndcg),
+            mean(&self.tau),
+            median(&self.ndcg),
+            median(&self.tau),
+            mean(&self.ndcg_linear),
+            median(&self.ndcg_linear),
+        ]
+    }
+}
+
+/// One method of a ranking experiment: its name and how it builds its
+/// metric from (truth, elicited, rng); `None` = not available.
+pub type Method<'a> = (
+    &'a str,
+    Box<dyn Fn(&Metric, Option<&Metric>, &mut ChaCha8Rng) -> Option<Metric> + 'a>,
+);
+
+/// Runs `methods` against `truths` on `data`: per method the scores over
+/// the trials, and how many trials it was unavailable.
+///
+/// # Errors
+/// As [`compare`] and the elicitor.
+pub fn evaluate(
+    data: &RankingData,
+    truths: &[Metric],
+    methods: &[Method<'_>],
+    elicitor: Elicitor<'_>,
+    seed: u64,
+) -> Result<Vec<(Scores, usize)>> {
+    let mut out = vec![(Scores::default(), 0usize); methods.len()];
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for truth in truths {
+        let elicited = elicitor(truth, &data.pool, &mut rng)?;
+        for (slot, (_, build)) in out.iter_mut().zip(methods) {
+            match build(truth, elicited.as_ref(), &mut rng) {
+                Some(candidate) => {
+                    let c = compare(&candidate, truth, &data.pool)?;
+                    slot.0.ndcg.push(c.ndcg.exponential);
+                    if let Some(l) = c.ndcg.linear {
+                        slot.0.ndcg_linear.push(l);
+                    }
+                    if let Some(t) = c.kendall_tau_b {
+                        slot.0.tau.push(t);
+                    }
+                }
+                None => slot.1 += 1,
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// No elicitation available (the FPME / QPME procedures are not in this
+/// build): every method that needs an elicited part is pending.
+pub fn no_elicitor(_: &Metric, _: &PoolStatistics, _: &mut ChaCha8Rng) -> Result<Option<Metric>> {
+    Ok(None)
+}
+
+/// An elicitor without error: returns the truth (the "exact parts" rows).
+pub fn exact_elicitor(
+    truth: &Metric,
+    _: &PoolStatistics,
+    _: &mut ChaCha8Rng,
+) -> Result<Option<Metric>> {
+    Ok(Some(truth.clone()))
+}
+
+/// A row of a ranking table.
+pub fn ranking_row(
+    table: &str,
+    data: &RankingData,
+    method: &str,
+    scores: &Scores,
+    pending: usize,
+    paper: Vec<f64>,
+) -> Row {
+    let mut row = Row::new(table, format!("{}, {method}", data.name), "f64".into(), "-");
+    row.trials = Some(scores.ndcg.len());
+    if !scores.ndcg.is_empty() {
+        row.elicited = scores.summary();
+    }
+    row.paper = paper;
+    if let (Some(p), false) = (row.paper.first(), row.elicited.is_empty()) {
+        // Error against the paper's (NDCG, tau) medians when given.
+        let ours = [row.elicited[2], row.elicited[3]];
+        row.error = (ours[0] - p)
+            .abs()
+            .max((ours[1] - row.paper.get(1).copied().unwrap_or(ours[1])).abs());
+    }
+    let tau: Vec<String> = data
+        .pool
+        .tau
+        .iter()
+        .map(|t| {
+            format!(
+                "[{}]",
+                t.iter()
+                    .map(|x| format!("{x:.3}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+        .collect();
+    row.note = if pending == 0 {
+        format!(
+            "ours = [mean NDCG(exp), mean tau, median NDCG(exp), median tau, mean NDCG(lin), median NDCG(lin)] over {} metrics; pool of {} (test accuracy {:.3}..{:.3}), train/test {}/{}, tau (rows g) {}",
+            scores.ndcg.len(),
+            data.pool.classifiers.len(),
+            data.accuracy.0,
+            data.accuracy.1,
+            data.rows.0,
+            data.rows.1,
+            tau.join(" ")
+        )
+    } else {
+        format!("pending in {pending} of {} trials: needs an elicited metric (the FPME / fair QPME procedures of the fpme / qpme branches)", pending + scores.ndcg.len())
+    };
+    row
+}
