@@ -3,7 +3,11 @@
 //! * [`binary`] — the boundary of the binary confusion set C ⊂ [0, ζ]×[0, 1−ζ]
 //!   parametrized by the angle θ of a linear metric (003 §3);
 //! * [`sphere`] — a sphere S_λ inside a query space and its angle
-//!   parametrization (002 §3.2, 001 App. A).
+//!   parametrization (002 §3.2, 001 App. A);
+//! * [`groups`] — group-conditional rates, the common sphere S_ρ, the
+//!   partitions M / Ξ and the restricted oracles of the fair procedures
+//!   (001, 000 §4.3).
 
 pub mod binary;
+pub mod groups;
 pub mod sphere;
