@@ -5,6 +5,7 @@
 //!   the constants of Thm. 2;
 //! * [`multiclass`] — 002: DLPM (Alg. 1) and LPM (Alg. 2) elicitation;
 //! * [`lpme`] — the general sphere LPME subroutine (001/000 App. A);
+//! * [`fpme`] — 001: fair metric elicitation (Alg. 1 with Alg. 4);
 //! * [`procedure`] — the one interface every procedure implements.
 //!
 //! Every procedure returns, besides its estimate, what its answers left
@@ -13,6 +14,7 @@
 //! [`Warning`]s naming why that set is wider than ε, when it is.
 
 pub mod binary;
+pub mod fpme;
 pub mod lpme;
 pub mod multiclass;
 pub mod procedure;
@@ -45,6 +47,9 @@ pub enum Cause {
     /// A computation whose result is dominated by rounding or estimation
     /// error (a tiny divisor).
     IllConditioned,
+    /// The estimate lies outside the family's assumptions (e.g. negative
+    /// weights of a fair metric from noisy answers); reported, not clipped.
+    OutsideFamily,
 }
 
 /// A note attached to an estimate: what the answers could not decide, and

@@ -130,10 +130,18 @@ pub fn default_radius<T: Scalar>(k: usize) -> T {
 /// A query point of the fair procedures: the rates r¹, …, r^m of m groups,
 /// each a vector of q off-diagonal rates, stored contiguously (group g at
 /// entries g·q .. (g + 1)·q).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct GroupRates<T: Scalar> {
     q: usize,
     data: DVector<T>,
+}
+
+/// Equal shapes and equal rates (compared as slices: this runs once per
+/// query in [`crate::oracle::Counted`]).
+impl<T: Scalar> PartialEq for GroupRates<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.q == other.q && self.data.as_slice() == other.data.as_slice()
+    }
 }
 
 impl<T: Scalar> GroupRates<T> {
@@ -330,6 +338,39 @@ impl<T: Scalar> Groups<T> {
             .map(|r: &Num| r.to_scalar::<T>("population.radius"))
             .transpose()?;
         Self::new(*classes, t, radius)
+    }
+
+    /// Random groups for simulations (001 §6.1 does not state its τ): for
+    /// each class i, (t¹_i, …, t^m_i) = U[0, 1]^m normalized to sum to 1;
+    /// drawn in `f64`, converted exactly, normalized at the working
+    /// precision.
+    ///
+    /// # Errors
+    /// As [`Groups::new`] (m < 2, k < 2, a radius outside (0, 1/k]).
+    pub fn sample<R: rand::Rng + ?Sized>(
+        m: usize,
+        k: usize,
+        radius: Option<T>,
+        rng: &mut R,
+    ) -> Result<Self> {
+        let raw: Vec<Vec<T>> = (0..m)
+            .map(|_| {
+                (0..k)
+                    .map(|_| T::from_f64_exact(rng.random_range(1e-12..1.0)))
+                    .collect()
+            })
+            .collect();
+        let t = (0..m)
+            .map(|g| {
+                (0..k)
+                    .map(|i| {
+                        let total = raw.iter().fold(T::int(0), |s, row| s + row[i].clone());
+                        raw[g][i].clone() / total
+                    })
+                    .collect()
+            })
+            .collect();
+        Self::new(k, t, radius)
     }
 
     /// The number of classes k.
@@ -665,6 +706,9 @@ pub struct Restricted<T: Scalar, O> {
     /// Which groups take s (the others take `fixed`).
     moves: Vec<bool>,
     fixed: DVector<T>,
+    /// The two points of the last comparison, reused so that a comparison
+    /// allocates nothing (the fixed groups are written once).
+    scratch: [GroupRates<T>; 2],
 }
 
 impl<T: Scalar, O> Restricted<T, O> {
@@ -714,19 +758,30 @@ impl<T: Scalar, O> Restricted<T, O> {
                 ((0..m).map(|g| sigma.contains(&g)).collect(), centre(k))
             }
         };
-        Ok(Restricted {
+        let blank = GroupRates {
+            q: fixed.len(),
+            data: DVector::from_element(fixed.len() * m, T::int(0)),
+        };
+        let mut restricted = Restricted {
             inner,
             m,
             moves,
             fixed,
-        })
+            scratch: [blank.clone(), blank],
+        };
+        for point in 0..2 {
+            let q = restricted.fixed.len();
+            for g in (0..m).filter(|g| !restricted.moves[*g]) {
+                restricted.scratch[point]
+                    .data
+                    .rows_mut(g * q, q)
+                    .copy_from(&restricted.fixed);
+            }
+        }
+        Ok(restricted)
     }
 
-    /// The m groups' rates of the point s.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] when s does not have q entries.
-    pub fn embed(&self, s: &DVector<T>) -> Result<GroupRates<T>> {
+    fn check_point(&self, s: &DVector<T>) -> Result<()> {
         let q = self.fixed.len();
         if s.len() != q {
             return Err(Error::invalid(
@@ -734,6 +789,27 @@ impl<T: Scalar, O> Restricted<T, O> {
                 format!("{} rates where q = {q}", s.len()),
             ));
         }
+        Ok(())
+    }
+
+    /// Writes s into the moving groups of scratch point `which`.
+    fn fill(&mut self, which: usize, s: &DVector<T>) {
+        let q = self.fixed.len();
+        let data = self.scratch[which].data.as_mut_slice();
+        for (chunk, moves) in data.chunks_exact_mut(q).zip(&self.moves) {
+            if *moves {
+                chunk.clone_from_slice(s.as_slice());
+            }
+        }
+    }
+
+    /// The m groups' rates of the point s.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when s does not have q entries.
+    pub fn embed(&self, s: &DVector<T>) -> Result<GroupRates<T>> {
+        self.check_point(s)?;
+        let q = self.fixed.len();
         let mut data = DVector::from_element(q * self.m, T::int(0));
         for (g, moves) in self.moves.iter().enumerate() {
             data.rows_mut(g * q, q)
@@ -760,8 +836,12 @@ impl<T: Scalar, O> Restricted<T, O> {
 
 impl<T: Scalar, O: Oracle<GroupRates<T>>> Oracle<DVector<T>> for Restricted<T, O> {
     fn compare(&mut self, x: &DVector<T>, y: &DVector<T>) -> Result<Answer> {
-        let (ex, ey) = (self.embed(x)?, self.embed(y)?);
-        self.inner.compare(&ex, &ey)
+        self.check_point(x)?;
+        self.check_point(y)?;
+        self.fill(0, x);
+        self.fill(1, y);
+        let [ex, ey] = &self.scratch;
+        self.inner.compare(ex, ey)
     }
 }
 

@@ -1,6 +1,8 @@
 //! Metric families, as values.
 //!
 //! * [`binary`] — 003: linear (LPM, Def. 1) and linear-fractional (LFPM,
-//!   Def. 2) metrics of the binary confusion (TP, TN).
+//!   Def. 2) metrics of the binary confusion (TP, TN);
+//! * [`fair`] — 001: the fair metric Ψ of group-conditional rates (Def. 1).
 
 pub mod binary;
+pub mod fair;

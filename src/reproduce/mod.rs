@@ -10,6 +10,7 @@
 //! render the result. A new family is one module and one line in [`jobs`].
 
 pub mod binary;
+pub mod fair;
 pub mod multiclass;
 pub mod plots;
 
@@ -225,6 +226,30 @@ pub struct Job {
     pub compare_f64: bool,
 }
 
+/// A [`Job`] whose verdict is `verdict(id, rows)`.
+#[allow(clippy::too_many_arguments)]
+pub fn job(
+    id: &'static str,
+    title: &'static str,
+    explanation: &'static str,
+    layout: Layout,
+    rows: Rows,
+    figure: Option<Figure>,
+    compare_f64: bool,
+    verdict: fn(&str, &[Row]) -> String,
+) -> Job {
+    Job {
+        id,
+        title,
+        explanation,
+        rows,
+        verdict: Box::new(move |r: &[Row]| verdict(id, r)),
+        layout,
+        figure,
+        compare_f64,
+    }
+}
+
 /// A job's result.
 #[derive(Debug, Clone)]
 pub struct Section {
@@ -250,6 +275,7 @@ pub struct Section {
 pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let mut all = binary::jobs::<T>(o);
     all.extend(multiclass::jobs::<T>(o));
+    all.extend(fair::jobs::<T>(o));
     all
 }
 
