@@ -566,7 +566,8 @@ fn instances_are_reproducible() {
 #[cfg(feature = "mpfr")]
 mod mpfr {
     use super::*;
-    use metric_elicitation::scalar::{Mpfr, Scalar};
+    use metric_elicitation::prelude::*;
+    use metric_elicitation::scalar::Mpfr;
     type M = Mpfr<256>;
 
     /// f64 and Mpfr<256> agree to 1e-10 on §6.1 instances (the same
@@ -665,4 +666,28 @@ mod mpfr {
             }
         }
     }
+}
+
+/// The example spec parses, validates and elicits its metric with the
+/// query count its comment states.
+#[test]
+fn example_spec_runs() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/specs/fpme.toml");
+    let s = Spec::load(&path).unwrap();
+    let p = build(&s).unwrap();
+    let metric = match &s.oracle {
+        metric_elicitation::spec::OracleSpec::Simulated { metric, .. } => metric.clone(),
+        _ => unreachable!(),
+    };
+    let truth = p.truth(&metric).unwrap();
+    let mut oracle = Counted::new(Simulated::new(|r: &GroupRates<f64>| p.value(&truth, r)));
+    let est = p.elicit(&mut oracle).unwrap();
+    assert_eq!(oracle.posed(), 707);
+    let report = p.report(&est, Some(&truth));
+    println!(
+        "{}\n{}",
+        report.words,
+        serde_json::to_string(&report.details).unwrap()
+    );
+    assert!(report.error.unwrap() < 2e-3, "{:?}", report.error);
 }
