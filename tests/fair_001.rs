@@ -245,7 +245,7 @@ metric = { a = [0.6, 0.8], b = [[0.8, 0.6]], lambda = 0.3 }
 
 fn build(spec: &Spec) -> Result<FpmeProcedure<f64>, Error> {
     let settings: FpmeSpec = spec.settings()?;
-    let eps: f64 = spec.epsilon.to_scalar("epsilon")?;
+    let eps: f64 = spec.epsilon()?.to_scalar("epsilon")?;
     let strategy = spec.strategy_or(<FpmeProcedure<f64> as Procedure<f64>>::default_strategy())?;
     FpmeProcedure::new(settings, Search { eps, strategy }, &spec.population)
 }
@@ -275,7 +275,12 @@ fn procedure_interface() {
     assert_eq!(report.elicited["b"].as_array().unwrap().len(), 1);
     assert!(report.error.unwrap() < 5e-3, "{:?}", report.error);
     assert_eq!(report.truth.as_ref().unwrap()["lambda"], 0.3);
-    assert!(report.details["queries"]["total"].as_u64().unwrap() > 0);
+    assert!(
+        report.details["queries_per_part"]["total"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
     // `ask` shows each group's error rates side by side
     let view = p.present(
         &GroupRates::new(&[

@@ -1009,7 +1009,7 @@ impl<T: Scalar> Procedure<T> for FpmeProcedure<T> {
     const ERROR: &'static str = "max(||a - a^||2, ||vec(B - B^)||2, |lambda - lambda^|)";
 
     fn new(settings: FpmeSpec, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
-        let groups = Groups::from_spec(population, Fpme::NAME)?;
+        let groups = crate::population::build::groups(population, Fpme::NAME)?;
         let eps = match &settings.search_epsilon {
             Some(e) => e.to_scalar::<T>("search_epsilon")?,
             None => search.eps / T::int(EFFICIENT_DIVISOR),
@@ -1115,7 +1115,7 @@ impl<T: Scalar> Procedure<T> for FpmeProcedure<T> {
         });
         let mut details = Map::new();
         details.insert(
-            "queries".into(),
+            "queries_per_part".into(),
             json!({
                 "class": est.queries.class,
                 "violation": est.queries.violation,

@@ -18,6 +18,7 @@ pub mod fpme;
 pub mod lpme;
 pub mod multiclass;
 pub mod procedure;
+pub mod registry;
 
 use serde::Serialize;
 

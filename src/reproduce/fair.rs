@@ -7,7 +7,7 @@
 //! λ ~ U[0.1, 0.9]) with [`Groups::sample`] (per class, the groups'
 //! shares U[0, 1]^m normalized), ρ = min(0.2, 1/k).
 
-use super::{plots, Figure, Job, Layout, Options, Row, Section};
+use super::{parallel_map, plots, Figure, Job, Layout, Options, Row, Section};
 use crate::elicit::fpme::{
     errors, fpme, paper_query_count, trade_off, DeltaRule, FpmeEstimate, FpmeSettings,
     TradeOffSearch, EFFICIENT_DIVISOR,
@@ -24,17 +24,6 @@ use plotters::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
-
-/// Maps `f` over `items` on rayon's pool (work stealing: the cells differ
-/// in cost by two orders of magnitude), keeping the order; the first error
-/// wins.
-fn parallel_map<I: Sync, R: Send>(
-    items: &[I],
-    f: impl Fn(&I) -> Result<R> + Sync + Send,
-) -> Result<Vec<R>> {
-    use rayon::prelude::*;
-    items.par_iter().map(f).collect()
-}
 
 fn f(x: &impl Scalar) -> f64 {
     x.to_f64_lossy()
