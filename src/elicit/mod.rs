@@ -6,6 +6,9 @@
 //! * [`multiclass`] — 002: DLPM (Alg. 1) and LPM (Alg. 2) elicitation;
 //! * [`lpme`] — the general sphere LPME subroutine (001/000 App. A);
 //! * [`fpme`] — 001: fair metric elicitation (Alg. 1 with Alg. 4);
+//! * [`ratios`] — the ratio searches DLPM and cost/reward share (a weight
+//!   at a time against a reference, with consistent boxes and warnings);
+//! * [`cost_reward`] — 004: Alg. 1, cost and reward infused DLPM;
 //! * [`procedure`] — the one interface every procedure implements.
 //!
 //! Every procedure returns, besides its estimate, what its answers left
@@ -14,10 +17,12 @@
 //! [`Warning`]s naming why that set is wider than ε, when it is.
 
 pub mod binary;
+pub mod cost_reward;
 pub mod fpme;
 pub mod lpme;
 pub mod multiclass;
 pub mod procedure;
+pub mod ratios;
 pub mod registry;
 
 use serde::Serialize;

@@ -33,6 +33,7 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<super::multiclass::procedures::LpmFamily>(),
     entry::<super::lpme::procedures::LpmeFamily>(),
     entry::<super::fpme::Fpme>(),
+    entry::<super::cost_reward::CostRewardFamily>(),
 ];
 
 /// The procedure named `name`.

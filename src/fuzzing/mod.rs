@@ -11,6 +11,7 @@
 pub mod fair;
 
 pub use fair::fpme_noisy;
+pub mod cost_reward;
 
 use crate::error::Error;
 use crate::oracle::{Noisy, Oracle, Scripted};

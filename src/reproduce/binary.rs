@@ -554,7 +554,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
         ..Theorem2Sweep::default()
     };
     let job = |id, title, explanation, layout, rows: Rows, figure, compare_f64| {
-        super::job(
+        Job::new(
             id,
             title,
             explanation,

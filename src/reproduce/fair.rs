@@ -576,7 +576,7 @@ pub fn theorem1<T: Scalar>(sweep: &Thm1Sweep) -> Result<Vec<Row>> {
 pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let (trials, seed) = (o.trials, o.seed);
     let job = |id, title, explanation, layout, rows, figure, compare_f64| {
-        super::job(
+        Job::new(
             id,
             title,
             explanation,

@@ -1028,7 +1028,7 @@ pub fn lpme_efficiency<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> 
 pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let (search, trials, seed) = (o.search, o.trials, o.seed);
     let job = |id, title, explanation, layout, rows: Rows, figure, compare_f64| {
-        super::job(
+        Job::new(
             id,
             title,
             explanation,
