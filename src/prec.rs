@@ -23,3 +23,12 @@ pub fn ill_conditioned<T: Scalar>() -> T {
 pub fn certificate<T: Scalar>() -> T {
     ulps::<T>(1 << 24)
 }
+
+/// Tolerance on normalizations a user writes down (columns of τ summing to
+/// 1, ‖a‖₂ = 1, Σ‖b^{uv}‖₂ = 1 in a fair metric): 10⁻⁹, the same at every
+/// precision, so that values written to ten or more digits (or as `f64`)
+/// pass in an `Mpfr<256>` run too. The value is then rescaled to satisfy
+/// the normalization exactly at the working precision.
+pub fn input<T: Scalar>() -> T {
+    T::ratio(1, 1_000_000_000)
+}

@@ -702,6 +702,7 @@ fn degenerate_epsilons_are_warned_about() {
     // An ordinary ε: neither.
     let v = json(&run_spec("ordinary.toml", &spec("0.02")));
     assert!(causes(&v).is_empty(), "{v}");
+}
 
 // ---- elicit rank ----
 

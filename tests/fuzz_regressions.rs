@@ -24,6 +24,11 @@ fn search_noisy_regressions() {
     assert!(replay("search_noisy", metric_elicitation::fuzzing::search_noisy) > 0);
 }
 
+#[test]
+fn fpme_noisy_regressions() {
+    assert!(replay("fpme", metric_elicitation::fuzzing::fpme_noisy) > 0);
+}
+
 #[cfg(feature = "mpfr")]
 #[test]
 fn search_diff_f64_mpfr_regressions() {

@@ -5,6 +5,7 @@
 //!   the constants of Thm. 2;
 //! * [`multiclass`] — 002: DLPM (Alg. 1) and LPM (Alg. 2) elicitation;
 //! * [`lpme`] — the general sphere LPME subroutine (001/000 App. A);
+//! * [`fpme`] — 001: fair metric elicitation (Alg. 1 with Alg. 4);
 //! * [`ratios`] — the ratio searches DLPM and cost/reward share (a weight
 //!   at a time against a reference, with consistent boxes and warnings);
 //! * [`cost_reward`] — 004: Alg. 1, cost and reward infused DLPM;
@@ -17,6 +18,7 @@
 
 pub mod binary;
 pub mod cost_reward;
+pub mod fpme;
 pub mod lpme;
 pub mod multiclass;
 pub mod procedure;
@@ -54,6 +56,9 @@ pub enum Cause {
     /// ε is not smaller than the search intervals, so the searches barely
     /// narrow them.
     CoarseEpsilon,
+    /// The estimate lies outside the family's assumptions (e.g. negative
+    /// weights of a fair metric from noisy answers); reported, not clipped.
+    OutsideFamily,
 }
 
 /// A note attached to an estimate: what the answers could not decide, and

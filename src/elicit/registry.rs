@@ -32,6 +32,7 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<super::multiclass::procedures::DlpmFamily>(),
     entry::<super::multiclass::procedures::LpmFamily>(),
     entry::<super::lpme::procedures::LpmeFamily>(),
+    entry::<super::fpme::Fpme>(),
     entry::<super::cost_reward::CostRewardFamily>(),
 ];
 

@@ -8,6 +8,9 @@
 //! target turns that into a crash). Bad input is never a violation: it must
 //! come back as a typed error, which these checks accept.
 
+pub mod fair;
+
+pub use fair::fpme_noisy;
 pub mod cost_reward;
 
 use crate::error::Error;

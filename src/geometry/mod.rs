@@ -8,8 +8,12 @@
 //!   parametrization (002 §3.2, 001 App. A);
 //! * [`feasible`] — the feasible rates of a finite sample's plug-in
 //!   classifiers and the query sphere inside them (001 App. B.1, OP1).
+//! * [`groups`] — group-conditional rates, the common sphere S_ρ, the
+//!   partitions M / Ξ and the restricted oracles of the fair procedures
+//!   (001, 000 §4.3).
 
 pub mod binary;
 pub mod feasible;
 pub mod frontier;
+pub mod groups;
 pub mod sphere;

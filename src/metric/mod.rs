@@ -2,8 +2,10 @@
 //!
 //! * [`binary`] — 003: linear (LPM, Def. 1) and linear-fractional (LFPM,
 //!   Def. 2) metrics of the binary confusion (TP, TN);
+//! * [`fair`] — 001: the fair metric Ψ of group-conditional rates (Def. 1);
 //! * [`cost_reward`] — 004: diagonal linear metrics with named cost and
 //!   reward attributes.
 
 pub mod binary;
 pub mod cost_reward;
+pub mod fair;

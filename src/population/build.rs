@@ -6,6 +6,7 @@ use super::{
     LogisticUniform, MulticlassPopulation,
 };
 use crate::error::{Error, Result};
+use crate::geometry::groups::Groups;
 use crate::scalar::Scalar;
 use crate::spec::{PopulationSpec, Scores};
 
@@ -96,4 +97,14 @@ pub fn multiclass<T: Scalar>(
             "synthetic-002, synthetic-004, a multiclass csv or dataset",
         )),
     }
+}
+
+/// The groups of a fair procedure (001) from `spec`: `groups` (τ, and the
+/// common query sphere S_ρ).
+///
+/// # Errors
+/// As [`Groups::from_spec`], naming the field; a population of another
+/// kind is refused naming `procedure`.
+pub fn groups<T: Scalar>(spec: &PopulationSpec, procedure: &str) -> Result<Groups<T>> {
+    Groups::from_spec(spec, procedure)
 }

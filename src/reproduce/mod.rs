@@ -11,6 +11,7 @@
 
 pub mod binary;
 pub mod cost_reward;
+pub mod fair;
 pub mod multiclass;
 pub mod plots;
 pub mod ranking;
@@ -271,6 +272,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let mut all = binary::jobs::<T>(o);
     all.extend(multiclass::jobs::<T>(o));
     all.extend(real::jobs::<T>(o));
+    all.extend(fair::jobs::<T>(o));
     all.extend(cost_reward::jobs::<T>(o));
     all
 }
