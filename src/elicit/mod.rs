@@ -5,6 +5,12 @@
 //!   the constants of Thm. 2;
 //! * [`multiclass`] — 002: DLPM (Alg. 1) and LPM (Alg. 2) elicitation;
 //! * [`lpme`] — the general sphere LPME subroutine (001/000 App. A);
+//! * [`qpme`] — 000: quadratic metrics (Alg. 1, App. E), on
+//!   [`gradient_fit`] (the joint fit of a gradient field to LPME outputs);
+//! * [`fair_qpme`] — 000: fair quadratic metrics (Alg. 4) and the
+//!   trade-off alone (Alg. 5);
+//! * [`cubic`] — 000 §8: cubic metrics, by a fit of their gradient field;
+//! * [`quadratic_procedures`] — the 000 procedures behind [`procedure`];
 //! * [`procedure`] — the one interface every procedure implements.
 //!
 //! Every procedure returns, besides its estimate, what its answers left
@@ -13,9 +19,14 @@
 //! [`Warning`]s naming why that set is wider than ε, when it is.
 
 pub mod binary;
+pub mod cubic;
+pub mod fair_qpme;
+pub mod gradient_fit;
 pub mod lpme;
 pub mod multiclass;
 pub mod procedure;
+pub mod qpme;
+pub mod quadratic_procedures;
 
 use serde::Serialize;
 

@@ -2,5 +2,8 @@
 //!
 //! * [`binary`] — 003: linear (LPM, Def. 1) and linear-fractional (LFPM,
 //!   Def. 2) metrics of the binary confusion (TP, TN).
+//! * [`quadratic`] — 000: quadratic (Def. 3), fair quadratic (Def. 4) and
+//!   cubic (§8) metrics of rates.
 
 pub mod binary;
+pub mod quadratic;

@@ -12,6 +12,7 @@
 pub mod binary;
 pub mod multiclass;
 pub mod plots;
+pub mod quadratic;
 
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;
