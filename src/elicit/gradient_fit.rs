@@ -64,6 +64,9 @@ pub struct FitResult<T: Scalar> {
     pub sigma_next: T,
     /// σ_{n−1}/σ_n (∞ when σ_n = 0).
     pub gap: T,
+    /// σ₁/σ_{n−1}: the condition of the solution direction (how much
+    /// rounding or measurement error it amplifies).
+    pub condition: T,
     /// The angle (radians) between each observation and the fitted
     /// gradient direction at its point.
     pub angles: Vec<T>,
@@ -150,14 +153,27 @@ impl QuadraticModel {
     }
 }
 
-/// The two smallest singular values of `m` (tall or square) and the right
-/// singular vector of the smallest, by nalgebra's SVD at the working
-/// precision (`T`'s arithmetic throughout).
+/// What [`smallest_singular`] returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Smallest<T: Scalar> {
+    /// The right singular vector of σ_n.
+    pub vector: DVector<T>,
+    /// σ_n.
+    pub min: T,
+    /// σ_{n−1}.
+    pub next: T,
+    /// σ₁.
+    pub max: T,
+}
+
+/// The two smallest singular values of `m` (tall or square), the largest,
+/// and the right singular vector of the smallest, by nalgebra's SVD at the
+/// working precision (`T`'s arithmetic throughout).
 ///
 /// # Errors
 /// [`Error::IllConditioned`] when the SVD does not converge within its
-/// iteration limit.
-pub fn smallest_singular<T: Scalar>(m: DMatrix<T>) -> Result<(DVector<T>, T, T)> {
+/// iteration limit, or `m` has fewer rows than columns.
+pub fn smallest_singular<T: Scalar>(m: DMatrix<T>) -> Result<Smallest<T>> {
     let n = m.ncols();
     let svd = m
         .try_svd_unordered(
@@ -190,8 +206,12 @@ pub fn smallest_singular<T: Scalar>(m: DMatrix<T>) -> Result<(DVector<T>, T, T)>
             ),
         });
     }
-    let next = s[order[1]].clone();
-    Ok((v_t.row(smallest).transpose(), s[smallest].clone(), next))
+    Ok(Smallest {
+        vector: v_t.row(smallest).transpose(),
+        min: s[smallest].clone(),
+        next: s[order[1]].clone(),
+        max: s[order[order.len() - 1]].clone(),
+    })
 }
 
 /// Angles between the fitted gradients and the observations, and the
@@ -214,13 +234,21 @@ fn diagnostics<T: Scalar>(gradients: &[DVector<T>], obs: &[Direction<T>]) -> (Ve
     (angles, reversed)
 }
 
-fn gap<T: Scalar>(small: &T, next: &T) -> T {
-    if *small > T::int(0) {
-        next.clone() / small.clone()
+fn condition<T: Scalar>(sv: &Smallest<T>) -> T {
+    if sv.next > T::int(0) {
+        sv.max.clone() / sv.next.clone()
     } else {
-        // σ_n = 0 exactly: an exact fit; report the gap as 1/ε_mach.
         T::int(1) / T::epsilon()
     }
+}
+
+/// σ_{n−1}/σ_n with both floored at 1024 ulps of σ₁: singular values at
+/// the rounding level count as equal, so an exact fit (σ_n ≈ 0) reports a
+/// large gap and a two-dimensional null space (σ_n ≈ σ_{n−1} ≈ 0, e.g. a
+/// linear metric with exact gradients) a gap of 1.
+fn gap<T: Scalar>(sv: &Smallest<T>) -> T {
+    let floor = prec::ulps::<T>(1024) * sv.max.clone();
+    sv.next.clone().max(floor.clone()) / sv.min.clone().max(floor)
 }
 
 fn reweight<T: Scalar>(gradients: &[DVector<T>]) -> Vec<T> {
@@ -302,9 +330,9 @@ pub fn fit_direct<T: Scalar, M: GradientModel<T> + ?Sized>(
             let mut col = m.column_mut(c);
             col /= s.clone();
         }
-        let (v, small, next) = smallest_singular(m)?;
+        let sv = smallest_singular(m)?;
         let mut theta =
-            DVector::from_iterator(n, v.iter().zip(&scale).map(|(x, s)| x.clone() / s.clone()));
+            DVector::from_iterator(n, sv.vector.iter().zip(&scale).map(|(x, s)| x.clone() / s.clone()));
         let first = &jacobians[0] * &theta;
         if first.dot(&obs[0].u) < T::int(0) {
             theta.neg_mut();
@@ -313,16 +341,16 @@ pub fn fit_direct<T: Scalar, M: GradientModel<T> + ?Sized>(
         theta /= norm;
         let gradients: Vec<DVector<T>> = jacobians.iter().map(|j| j * &theta).collect();
         weights = reweight(&gradients);
-        last = Some((theta, small, next, gradients));
+        last = Some((theta, sv, gradients));
     }
-    let (theta, small, next, gradients) =
-        last.ok_or_else(|| Error::invalid("passes", "none run"))?;
+    let (theta, sv, gradients) = last.ok_or_else(|| Error::invalid("passes", "none run"))?;
     let (angles, reversed) = diagnostics(&gradients, obs);
     Ok(FitResult {
-        gap: gap(&small, &next),
+        gap: gap(&sv),
+        condition: condition(&sv),
         theta,
-        sigma_min: small,
-        sigma_next: next,
+        sigma_min: sv.min,
+        sigma_next: sv.next,
         angles,
         reversed,
     })
@@ -451,8 +479,9 @@ pub fn fit_quadratic<T: Scalar>(obs: &[Direction<T>]) -> Result<FitResult<T>> {
             let mut col = r.column_mut(c);
             col /= s.clone();
         }
-        let (v, small, next) = smallest_singular(r)?;
-        let mu: Vec<T> = v
+        let sv = smallest_singular(r)?;
+        let mu: Vec<T> = sv
+            .vector
             .iter()
             .zip(&scale)
             .map(|(x, s)| x.clone() / s.clone())
@@ -473,16 +502,16 @@ pub fn fit_quadratic<T: Scalar>(obs: &[Direction<T>]) -> Result<FitResult<T>> {
         let (d, b) = model.split(&theta);
         let gradients: Vec<DVector<T>> = obs.iter().map(|o| &d + &b * &o.x).collect();
         weights = reweight(&gradients);
-        last = Some((theta, small, next, gradients));
+        last = Some((theta, sv, gradients));
     }
-    let (theta, small, next, gradients) =
-        last.ok_or_else(|| Error::invalid("passes", "none run"))?;
+    let (theta, sv, gradients) = last.ok_or_else(|| Error::invalid("passes", "none run"))?;
     let (angles, reversed) = diagnostics(&gradients, obs);
     Ok(FitResult {
-        gap: gap(&small, &next),
+        gap: gap(&sv),
+        condition: condition(&sv),
         theta,
-        sigma_min: small,
-        sigma_next: next,
+        sigma_min: sv.min,
+        sigma_next: sv.next,
         angles,
         reversed,
     })

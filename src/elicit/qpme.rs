@@ -469,6 +469,8 @@ pub struct Shifted<T: Scalar> {
     pub gap: Option<T>,
     /// The fit's two smallest singular values (σ_n, σ_{n−1}).
     pub singular: Option<(T, T)>,
+    /// The fit's σ₁/σ_{n−1}: how much the solution amplifies errors.
+    pub condition: Option<T>,
     /// Per observation, the angle between its direction and the
     /// reconstruction's gradient at its touching point.
     pub angles: Vec<T>,
@@ -557,6 +559,7 @@ pub fn closed_form<T: Scalar>(
         b,
         gap: None,
         singular: None,
+        condition: None,
         angles: Vec::new(),
         warnings: Vec::new(),
     })
@@ -593,6 +596,7 @@ pub fn fit<T: Scalar>(observations: &[Observation<T>], o: &DVector<T>) -> Result
         b,
         gap: Some(result.gap),
         singular: Some((result.sigma_min, result.sigma_next)),
+        condition: Some(result.condition),
         angles: result.angles,
         warnings,
     })
@@ -702,6 +706,8 @@ pub struct QpmeEstimate<T: Scalar> {
     pub gap: Option<T>,
     /// The fit's two smallest singular values.
     pub singular: Option<(T, T)>,
+    /// The fit's σ₁/σ_{n−1}.
+    pub condition: Option<T>,
     /// The eigenvalues of B̂, ascending (Def. 3 asks for all ≤ 0).
     pub eigenvalues: Vec<T>,
     /// The q + 2 LPMEs.
@@ -749,6 +755,7 @@ pub fn reconstruct<T: Scalar>(
         estimator,
         gap: shifted.gap,
         singular: shifted.singular,
+        condition: shifted.condition,
         eigenvalues,
         queries: observations.iter().map(|ob| ob.queries).sum(),
         observations,

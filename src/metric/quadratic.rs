@@ -338,8 +338,9 @@ fn idx3(q: usize, i: usize, j: usize, l: usize) -> usize {
 /// let mut c = vec![0.0; 8];
 /// c[0] = 6.0; // C_111
 /// let m = CubicMetric::new(dvector![0.0, 0.0], dmatrix![0.0, 0.0; 0.0, 0.0], c).unwrap();
-/// // φ = r₁³ after scaling by 1/6
-/// assert!((m.value(&dvector![0.5, 0.3]) - 0.125).abs() < 1e-15);
+/// // scaled by 1/6 (the only entry): C₁₁₁ = 1, so φ = r₁³/6
+/// assert_eq!(*m.c_at(0, 0, 0), 1.0);
+/// assert!((m.value(&dvector![0.5, 0.3]) - 0.125 / 6.0).abs() < 1e-15);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct CubicMetric<T: Scalar> {
