@@ -22,10 +22,10 @@ use metric_elicitation::geometry::groups::{GroupRates, Rates};
 use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::metric::quadratic::{FairQuadraticMetric, GradientField, QuadraticMetric};
 use metric_elicitation::oracle::{Counted, Simulated};
+use metric_elicitation::prelude::*;
 use metric_elicitation::reproduce::quadratic::{
     random_cubic, random_fair, random_groups, random_quadratic, Shape,
 };
-use metric_elicitation::scalar::Scalar;
 use metric_elicitation::search::Strategy;
 use metric_elicitation::spec::{Num, PopulationSpec};
 use metric_elicitation::Error;
@@ -38,7 +38,11 @@ const SHAPES: [Shape; 3] = [Shape::Nsd, Shape::Psd, Shape::Indefinite];
 
 /// The paper's geometry: o = (1/q)·1, ρ = 0.2, ϱ = 5·10⁻³.
 fn paper_design<T: Scalar>(q: usize) -> Design<T> {
-    let sphere = Sphere::new(DVector::from_element(q, T::ratio(1, q as i64)), T::ratio(1, 5)).unwrap();
+    let sphere = Sphere::new(
+        DVector::from_element(q, T::ratio(1, q as i64)),
+        T::ratio(1, 5),
+    )
+    .unwrap();
     Design::new(sphere, T::ratio(1, 200)).unwrap()
 }
 
@@ -140,9 +144,24 @@ fn closed_form_at_touching_points_has_the_centre_bias() {
     for small in [1e-3, 4e-3, 1.6e-2] {
         let sphere = Sphere::new(DVector::from_element(3, 1.0 / 3.0), 0.2).unwrap();
         let design = Design::new(sphere, small).unwrap();
-        let paper = qpme_with(&design, &mut ExactProbe::new(&metric), Estimator::Paper, &1e-6).unwrap();
-        let fit = qpme_with(&design, &mut ExactProbe::new(&metric), Estimator::Fit, &1e-6).unwrap();
-        errors.push((metric.errors(&paper.a, &paper.b).1, metric.errors(&fit.a, &fit.b).1));
+        let paper = qpme_with(
+            &design,
+            &mut ExactProbe::new(&metric),
+            Estimator::Paper,
+            &1e-6,
+        )
+        .unwrap();
+        let fit = qpme_with(
+            &design,
+            &mut ExactProbe::new(&metric),
+            Estimator::Fit,
+            &1e-6,
+        )
+        .unwrap();
+        errors.push((
+            metric.errors(&paper.a, &paper.b).1,
+            metric.errors(&fit.a, &fit.b).1,
+        ));
     }
     for w in errors.windows(2) {
         let ratio = w[1].0 / w[0].0;
@@ -160,9 +179,13 @@ fn cubic_fit_is_exact_and_the_two_level_scheme_is_not() {
         for _ in 0..4 {
             let metric = random_cubic::<f64>(&mut rng, q).unwrap();
             for design in [CubicDesign::Minimal, CubicDesign::Nested] {
-                let est = cubic_with(&sphere, &mut ExactProbe::new(&metric), &5e-3, design).unwrap();
+                let est =
+                    cubic_with(&sphere, &mut ExactProbe::new(&metric), &5e-3, design).unwrap();
                 let (ea, eb, ec) = metric.errors(&est.a, &est.b, &est.c);
-                assert!(ea < 1e-10 && eb < 1e-10 && ec < 1e-10, "q={q} {design:?}: {ea} {eb} {ec}");
+                assert!(
+                    ea < 1e-10 && eb < 1e-10 && ec < 1e-10,
+                    "q={q} {design:?}: {ea} {eb} {ec}"
+                );
             }
             let (a, b, c) = two_level(&metric, &sphere, &5e-3).unwrap();
             let (_, eb, ec) = metric.errors(&a, &b, &c);
@@ -227,7 +250,10 @@ fn qpme_with_comparisons_reaches_its_tolerance() {
 fn metrics_outside_the_assumptions_are_typed_errors() {
     // A non-symmetric B.
     let e = QuadraticMetric::new(dvector![1.0, 0.0], dmatrix![0.0, 0.5; 0.0, 0.0]).unwrap_err();
-    assert!(matches!(&e, Error::Assumption { assumption, .. } if assumption.contains("symmetric")), "{e}");
+    assert!(
+        matches!(&e, Error::Assumption { assumption, .. } if assumption.contains("symmetric")),
+        "{e}"
+    );
     // d₁ = 0 for the closed form.
     let design = paper_design::<f64>(2);
     let o = design.origin().clone();
@@ -235,24 +261,47 @@ fn metrics_outside_the_assumptions_are_typed_errors() {
     let a = DVector::from_vec(vec![0.0, 0.7]) - &b * &o;
     let m = QuadraticMetric::new(a, b).unwrap();
     let e = check_metric(&m, &design, Estimator::Paper).unwrap_err();
-    assert!(matches!(&e, Error::Assumption { assumption, .. } if assumption.contains("d_1")), "{e}");
+    assert!(
+        matches!(&e, Error::Assumption { assumption, .. } if assumption.contains("d_1")),
+        "{e}"
+    );
     assert!(check_metric(&m, &design, Estimator::Fit).is_ok());
     // ϱ‖B‖ ≥ ‖∇φ‖ at a centre.
     let big = Design::new(Sphere::new(o.clone(), 0.2).unwrap(), 0.06).unwrap();
-    let flat = QuadraticMetric::new(dvector![0.01, 0.01] - dmatrix![-1.0, 0.0; 0.0, -1.0] * &o, dmatrix![-1.0, 0.0; 0.0, -1.0]).unwrap();
+    let flat = QuadraticMetric::new(
+        dvector![0.01, 0.01] - dmatrix![-1.0, 0.0; 0.0, -1.0] * &o,
+        dmatrix![-1.0, 0.0; 0.0, -1.0],
+    )
+    .unwrap();
     let e = check_metric(&flat, &big, Estimator::Fit).unwrap_err();
-    assert!(matches!(&e, Error::Assumption { assumption, .. } if assumption.contains("Lemma 1")), "{e}");
+    assert!(
+        matches!(&e, Error::Assumption { assumption, .. } if assumption.contains("Lemma 1")),
+        "{e}"
+    );
     // The fair normalizations and signs.
     let b1 = vec![dmatrix![2.0, 0.0; 0.0, 0.0]];
     for (a, b, l, what) in [
         (dvector![0.6, 0.6], b1.clone(), 0.3, "||a||_2 = 1"),
         (dvector![-0.6, 0.8], b1.clone(), 0.3, "a >= 0"),
-        (dvector![0.6, 0.8], vec![dmatrix![1.0, 0.0; 0.0, 0.0]], 0.3, "1/2 sum"),
-        (dvector![0.6, 0.8], vec![dmatrix![1.0, 0.0; 0.0, -1.0] * 1.0], 0.3, "positive semi-definite"),
+        (
+            dvector![0.6, 0.8],
+            vec![dmatrix![1.0, 0.0; 0.0, 0.0]],
+            0.3,
+            "1/2 sum",
+        ),
+        (
+            dvector![0.6, 0.8],
+            vec![dmatrix![1.0, 0.0; 0.0, -1.0] * 1.0],
+            0.3,
+            "positive semi-definite",
+        ),
         (dvector![0.6, 0.8], b1.clone(), 1.5, "lambda"),
     ] {
         let e = FairQuadraticMetric::new(a, b, l, Rates::Diagonal).unwrap_err();
-        assert!(matches!(&e, Error::Assumption { assumption, .. } if assumption.contains(what)), "{what}: {e}");
+        assert!(
+            matches!(&e, Error::Assumption { assumption, .. } if assumption.contains(what)),
+            "{what}: {e}"
+        );
     }
     // The closed form refuses a small divisor instead of clipping it.
     let units = vec![
@@ -262,7 +311,10 @@ fn metrics_outside_the_assumptions_are_typed_errors() {
         dvector![0.7, 0.714],
     ];
     let e = closed_form(&units, &0.195, &1e-2).unwrap_err();
-    assert!(matches!(&e, Error::IllConditioned { detail, .. } if detail.contains("f_{1,0}")), "{e}");
+    assert!(
+        matches!(&e, Error::IllConditioned { detail, .. } if detail.contains("f_{1,0}")),
+        "{e}"
+    );
 }
 
 #[test]
@@ -276,9 +328,21 @@ fn a_linear_metric_is_reported_unidentifiable() {
         for t in [0.0, -0.7] {
             let b = &d * d.transpose() * t;
             let metric = QuadraticMetric::new(a.clone() - &b * design.origin(), b).unwrap();
-            let est = qpme_with(&design, &mut ExactProbe::new(&metric), Estimator::Fit, &1e-9).unwrap();
+            let est = qpme_with(
+                &design,
+                &mut ExactProbe::new(&metric),
+                Estimator::Fit,
+                &1e-9,
+            )
+            .unwrap();
             assert!(est.gap.unwrap() < 2.0, "q={q} t={t}: gap {:?}", est.gap);
-            assert!(est.warnings.iter().any(|w| w.cause == Cause::Unidentifiable), "{:?}", est.warnings);
+            assert!(
+                est.warnings
+                    .iter()
+                    .any(|w| w.cause == Cause::Unidentifiable),
+                "{:?}",
+                est.warnings
+            );
         }
     }
 }
@@ -290,11 +354,23 @@ fn tradeoff_finds_lambda() {
     for _ in 0..10 {
         let groups = random_groups::<f64>(&mut rng, 3, 3, Rates::Diagonal, None).unwrap();
         let metric = random_fair::<f64>(&mut rng, 3, 3, Rates::Diagonal).unwrap();
-        let known = Known { a: metric.a().clone(), b: metric.b().to_vec() };
+        let known = Known {
+            a: metric.a().clone(),
+            b: metric.b().to_vec(),
+        };
         for (n, touching) in [true, false].into_iter().enumerate() {
             let (t, g) = (metric.clone(), groups.clone());
             let mut oracle = Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g));
-            let est = tradeoff(&groups, &known, &mut oracle, 1e-6, Strategy::Golden, 1e-2, touching).unwrap();
+            let est = tradeoff(
+                &groups,
+                &known,
+                &mut oracle,
+                1e-6,
+                Strategy::Golden,
+                1e-2,
+                touching,
+            )
+            .unwrap();
             worst[n] = worst[n].max((est.lambda - metric.lambda()).abs());
         }
     }
@@ -324,9 +400,17 @@ fn groups_population() -> PopulationSpec {
 
 #[test]
 fn procedures_end_to_end() {
-    let search = Search { eps: 1e-4, strategy: Strategy::Golden };
+    let search = Search {
+        eps: 1e-4,
+        strategy: Strategy::Golden,
+    };
     // qpme
-    let p = Qpme::<f64>::new(QpmeOptions::default(), search.clone(), &sphere_population(3)).unwrap();
+    let p = Qpme::<f64>::new(
+        QpmeOptions::default(),
+        search.clone(),
+        &sphere_population(3),
+    )
+    .unwrap();
     let truth = p
         .truth(&serde_json::json!({"a": [0.5, 0.4, 0.3], "B": [[-0.4, 0.1, 0.0], [0.1, -0.3, 0.05], [0.0, 0.05, -0.2]]}))
         .unwrap();
@@ -338,12 +422,20 @@ fn procedures_end_to_end() {
     assert!(oracle.queries() <= p.expected_queries().unwrap());
     assert!(p.present(&DVector::from_element(3, 0.3)).rows[1].contains("P(h = 2 | Y = 2)"));
     // unknown settings are refused by name
-    let bad: Result<QpmeOptions, _> = serde_json::from_value(serde_json::json!({"smal_radius": 0.01}));
+    let bad: Result<QpmeOptions, _> =
+        serde_json::from_value(serde_json::json!({"smal_radius": 0.01}));
     assert!(bad.unwrap_err().to_string().contains("smal_radius"));
     // fair-qpme
-    let p = FairQpme::<f64>::new(FairQpmeOptions::default(), search.clone(), &groups_population()).unwrap();
+    let p = FairQpme::<f64>::new(
+        FairQpmeOptions::default(),
+        search.clone(),
+        &groups_population(),
+    )
+    .unwrap();
     let truth = p
-        .truth(&serde_json::json!({"a": [0.6, 0.8], "B": [[[1.6, 0.0], [0.0, 1.2]]], "lambda": 0.4}))
+        .truth(
+            &serde_json::json!({"a": [0.6, 0.8], "B": [[[1.6, 0.0], [0.0, 1.2]]], "lambda": 0.4}),
+        )
         .unwrap();
     let mut oracle = Simulated::new(|r: &GroupRates<f64>| p.value(&truth, r));
     let est = p.elicit(&mut oracle).unwrap();
@@ -360,10 +452,20 @@ fn procedures_end_to_end() {
     let mut oracle = Simulated::new(|r: &GroupRates<f64>| p.value(&truth, r));
     let est = p.elicit(&mut oracle).unwrap();
     assert!(p.report(&est, Some(&truth)).error.unwrap() < 1e-3);
-    let missing = QpmeTradeoff::<f64>::new(TradeoffOptions::default(), search.clone(), &groups_population()).unwrap_err();
+    let missing = QpmeTradeoff::<f64>::new(
+        TradeoffOptions::default(),
+        search.clone(),
+        &groups_population(),
+    )
+    .unwrap_err();
     assert!(missing.to_string().contains("a"), "{missing}");
     // cubic
-    let p = Cubic::<f64>::new(CubicOptions::default(), search.clone(), &sphere_population(2)).unwrap();
+    let p = Cubic::<f64>::new(
+        CubicOptions::default(),
+        search.clone(),
+        &sphere_population(2),
+    )
+    .unwrap();
     let truth = p
         .truth(&serde_json::json!({"a": [0.8, 0.6], "B": [[-0.5, 0.1], [0.1, -0.3]], "C": [[[0.5, -0.2], [-0.2, 0.0]], [[-0.2, 0.0], [0.0, 0.1]]]}))
         .unwrap();
@@ -378,8 +480,18 @@ fn procedures_end_to_end() {
 
 #[test]
 fn push_away_distance_is_zero_at_each_small_sphere_optimum() {
-    let p = Qpme::<f64>::new(QpmeOptions::default(), Search { eps: 1e-3, strategy: Strategy::Golden }, &sphere_population(2)).unwrap();
-    let truth = p.truth(&serde_json::json!({"a": [0.6, 0.5], "B": [[-0.4, 0.1], [0.1, -0.3]]})).unwrap();
+    let p = Qpme::<f64>::new(
+        QpmeOptions::default(),
+        Search {
+            eps: 1e-3,
+            strategy: Strategy::Golden,
+        },
+        &sphere_population(2),
+    )
+    .unwrap();
+    let truth = p
+        .truth(&serde_json::json!({"a": [0.6, 0.5], "B": [[-0.4, 0.1], [0.1, -0.3]]}))
+        .unwrap();
     let design = p.design();
     for c in design.centres(1) {
         let sphere = design.small_sphere(c).unwrap();
@@ -394,9 +506,9 @@ fn push_away_distance_is_zero_at_each_small_sphere_optimum() {
 #[cfg(feature = "mpfr")]
 mod mpfr {
     use super::*;
-    use nalgebra::DMatrix;
     use metric_elicitation::elicit::gradient_fit::smallest_singular;
     use metric_elicitation::scalar::Mpfr;
+    use nalgebra::DMatrix;
     type M = Mpfr<256>;
 
     /// nalgebra's SVD at 256 bits converges and is accurate to the working
@@ -406,8 +518,11 @@ mod mpfr {
     fn svd_at_256_bits_is_accurate() {
         let (m, n) = (60usize, 30usize);
         let householder = |size: usize, seed: i64| {
-            let v = DVector::from_fn(size, |i, _| M::int(((i as i64 * 7919 + seed * 31) % 17) - 8));
-            DMatrix::<M>::identity(size, size) - (&v * v.transpose()) * (M::int(2) / v.norm_squared())
+            let v = DVector::from_fn(size, |i, _| {
+                M::int(((i as i64 * 7919 + seed * 31) % 17) - 8)
+            });
+            DMatrix::<M>::identity(size, size)
+                - (&v * v.transpose()) * (M::int(2) / v.norm_squared())
         };
         let (u, v) = (householder(m, 1), householder(n, 2));
         let mut s = DMatrix::<M>::zeros(m, n);
@@ -434,7 +549,13 @@ mod mpfr {
         let mut rng = ChaCha8Rng::seed_from_u64(29);
         let metric = random_quadratic::<M>(&mut rng, 4, Shape::Indefinite).unwrap();
         let design = paper_design::<M>(4);
-        let est = qpme_with(&design, &mut ExactProbe::new(&metric), Estimator::Fit, &M::epsilon()).unwrap();
+        let est = qpme_with(
+            &design,
+            &mut ExactProbe::new(&metric),
+            Estimator::Fit,
+            &M::epsilon(),
+        )
+        .unwrap();
         let (ea, eb) = metric.errors(&est.a, &est.b);
         let tol = M::decode("1e-65").unwrap();
         assert!(ea < tol && eb < tol, "{ea} {eb}");

@@ -331,8 +331,13 @@ pub fn fit_direct<T: Scalar, M: GradientModel<T> + ?Sized>(
             col /= s.clone();
         }
         let sv = smallest_singular(m)?;
-        let mut theta =
-            DVector::from_iterator(n, sv.vector.iter().zip(&scale).map(|(x, s)| x.clone() / s.clone()));
+        let mut theta = DVector::from_iterator(
+            n,
+            sv.vector
+                .iter()
+                .zip(&scale)
+                .map(|(x, s)| x.clone() / s.clone()),
+        );
         let first = &jacobians[0] * &theta;
         if first.dot(&obs[0].u) < T::int(0) {
             theta.neg_mut();

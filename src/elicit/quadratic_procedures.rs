@@ -278,7 +278,7 @@ fn words_quadratic<T: Scalar>(a: &DVector<T>, b: &DMatrix<T>) -> String {
 
 /// The distance of `p` from the optimum of the small sphere nearest to it
 /// (push-away adversary): the exact maximiser of `field` there.
-fn nearest_optimum<T: Scalar, F: GradientField<T> + ?Sized>(
+pub fn nearest_optimum<T: Scalar, F: GradientField<T> + ?Sized>(
     field: &F,
     centres: &[DVector<T>],
     small: &T,

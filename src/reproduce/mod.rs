@@ -251,6 +251,7 @@ pub struct Section {
 pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let mut all = binary::jobs::<T>(o);
     all.extend(multiclass::jobs::<T>(o));
+    all.extend(quadratic::jobs::<T>(o));
     all
 }
 
