@@ -34,3 +34,8 @@ fn search_diff_f64_mpfr_regressions() {
         ) > 0
     );
 }
+
+#[test]
+fn qpme_regressions() {
+    assert!(replay("qpme", metric_elicitation::fuzzing::quadratic::qpme_noisy) > 0);
+}

@@ -8,6 +8,8 @@
 //! target turns that into a crash). Bad input is never a violation: it must
 //! come back as a typed error, which these checks accept.
 
+pub mod quadratic;
+
 use crate::error::Error;
 use crate::oracle::{Noisy, Oracle, Scripted};
 use crate::search::{maximize, Stop, Strategy};
