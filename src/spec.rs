@@ -438,10 +438,10 @@ impl Spec {
     /// Makes relative paths relative to `base`.
     pub fn resolve_paths(&mut self, base: &Path) {
         match &mut self.population {
-            PopulationSpec::Csv { path, .. } | PopulationSpec::Dataset { path, .. } => {
-                if path.is_relative() {
-                    *path = base.join(&*path);
-                }
+            PopulationSpec::Csv { path, .. } | PopulationSpec::Dataset { path, .. }
+                if path.is_relative() =>
+            {
+                *path = base.join(&*path);
             }
             _ => {}
         }
