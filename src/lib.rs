@@ -38,6 +38,8 @@
 //! * [`metric`] — metric families as values;
 //! * [`elicit`] — the elicitation procedures, one module per paper family;
 //! * [`spec`] — elicitation specs (TOML/JSON) as typed values;
+//! * [`session`] — `run`, `ask` and `replay` of any registered procedure at
+//!   any precision, with transcripts;
 //! * [`error`] — the crate's error type;
 //! * [`fuzzing`] — the checks the fuzz targets run (shared with the tests).
 #![warn(missing_docs)]
@@ -54,6 +56,7 @@ pub mod quadrature;
 pub mod reproduce;
 pub mod scalar;
 pub mod search;
+pub mod session;
 pub mod spec;
 
 pub use error::{Error, Result};

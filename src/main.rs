@@ -4,12 +4,12 @@
 mod cli;
 
 use clap::{Parser, Subcommand};
-use cli::run::{execute, read_transcript, Mode};
-use cli::spec::Spec;
 use metric_elicitation::reproduce::{self, Options};
 use metric_elicitation::search::Strategy;
+use metric_elicitation::session::{self, Finished, Mode};
+use metric_elicitation::spec::Spec;
 use metric_elicitation::Error;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -45,9 +45,14 @@ enum Command {
         /// Seed of every random choice.
         #[arg(long, default_value_t = 2019)]
         seed: u64,
+        /// Worker threads for the sweeps (default: every core). The results
+        /// are the same for every value.
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Run the procedure a spec (TOML or JSON) describes; print the result as JSON.
     Run {
+        /// The spec file (.toml, or JSON).
         spec: PathBuf,
         /// Write every query and answer to this file (JSON lines, flushed per answer).
         #[arg(long)]
@@ -55,12 +60,17 @@ enum Command {
     },
     /// Elicit from the person at the terminal; resumes from --transcript if it exists.
     Ask {
+        /// The spec file (its oracle is the person).
         spec: PathBuf,
+        /// Record every answer here and resume from it if it exists.
         #[arg(long)]
         transcript: Option<PathBuf>,
     },
     /// Re-run a recorded elicitation from its transcript and print the identical result.
-    Replay { transcript: PathBuf },
+    Replay {
+        /// A transcript written by run or ask.
+        transcript: PathBuf,
+    },
 }
 
 /// Errors caused by what the user gave (exit status 2) rather than by a run.
@@ -100,22 +110,49 @@ fn print(value: &serde_json::Value) -> Result<(), Error> {
     Ok(())
 }
 
+fn finish(result: Finished, spec: &Path) -> Result<(), Error> {
+    match result {
+        Finished::Done(value) => print(&value),
+        Finished::Stopped {
+            answered,
+            transcript,
+        } => {
+            match transcript {
+                Some(t) => eprintln!(
+                    "stopped: {answered} answers recorded in {}; resume with: elicit ask {} --transcript {}",
+                    t.display(),
+                    spec.display(),
+                    t.display()
+                ),
+                None => eprintln!(
+                    "stopped after {answered} answers; they were not saved (pass --transcript FILE to keep them)"
+                ),
+            }
+            Ok(())
+        }
+    }
+}
+
 fn run(command: Command) -> Result<(), Error> {
     match command {
-        Command::Run { spec, transcript } => {
-            print(&execute(&Spec::load(&spec)?, Mode::Run { transcript })?)
-        }
+        Command::Run { spec, transcript } => finish(
+            session::execute(&Spec::load(&spec)?, Mode::Run { transcript })?,
+            &spec,
+        ),
         Command::Ask { spec, transcript } => {
-            print(&execute(&Spec::load(&spec)?, Mode::Ask { transcript })?)
+            let mut person = cli::ask::Terminal;
+            finish(
+                session::execute(
+                    &Spec::load(&spec)?,
+                    Mode::Ask {
+                        transcript,
+                        person: &mut person,
+                    },
+                )?,
+                &spec,
+            )
         }
-        Command::Replay { transcript } => {
-            let (spec, records) = read_transcript(&transcript)?;
-            let spec = spec.ok_or_else(|| Error::MalformedTranscript {
-                line: 1,
-                reason: format!("{} has no header line with the spec", transcript.display()),
-            })?;
-            print(&execute(&spec, Mode::Replay { records })?)
-        }
+        Command::Replay { transcript } => print(&session::replay(&transcript)?),
         Command::Reproduce {
             only,
             out,
@@ -123,7 +160,17 @@ fn run(command: Command) -> Result<(), Error> {
             search,
             trials,
             seed,
+            jobs,
         } => {
+            if let Some(n) = jobs {
+                if n == 0 {
+                    return Err(Error::invalid("--jobs", "needs at least one thread"));
+                }
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build_global()
+                    .map_err(|e| Error::invalid("--jobs", e.to_string()))?;
+            }
             let known = reproduce::ids();
             for name in &only {
                 if !known.iter().any(|id| id.starts_with(name.as_str())) {
@@ -155,7 +202,7 @@ fn run(command: Command) -> Result<(), Error> {
 fn reproduce_at_precision(
     o: &Options,
     precision: &str,
-    out: &std::path::Path,
+    out: &Path,
     command: &str,
 ) -> Result<(), Error> {
     let sections = match precision {

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | [`Strategy::Paper`] | exactly 4·⌈log₂(L/ε)⌉ | 003 Alg. 1 lines 6–12, 001 Fig. 6 |
 //! | [`Strategy::Adaptive`] | 2 to 3 per halving, ⌈log₂(L/ε)⌉ halvings | 000 App. A, footnote 1 |
-//! | [`Strategy::Golden`] | at most ⌈log_φ(L/ε)⌉ + 1 | golden-section search |
+//! | [`Strategy::Golden`] | at most ⌈log_φ(L/ε)⌉ + 1 without ties | golden-section search |
 //!
 //! The comparison is Ω(x, y) = "x strictly preferred to y". With an exact
 //! oracle and a strictly unimodal function the maximizer stays in the
@@ -18,8 +18,10 @@
 //! leave the range of η): ties on the left are resolved by the papers'
 //! default order (003 Alg. 1 line 7), ties on the right agree with the
 //! rules already. Golden section, with a single comparison per step, cannot
-//! tell a tie on a left plateau from a decrease and assumes strict
-//! unimodality.
+//! tell on which side of a plateau the peak lies: at the first tie
+//! ("indifferent") it finishes with the adaptive halving. A binary oracle
+//! that reports a tie as a strict answer hides plateaus from it, so golden
+//! then assumes strict unimodality.
 //!
 //! # Noise
 //! With ε_Ω-noisy answers (003 Def. 7) no guarantee in terms of ε_Ω alone is
@@ -46,7 +48,8 @@ pub enum Strategy {
     /// queries per halving.
     Adaptive,
     /// Golden-section search: one new comparison per step, each step
-    /// shrinking the interval by 1/φ ≈ 0.618.
+    /// shrinking the interval by 1/φ ≈ 0.618; at the first tie it finishes
+    /// with [`Strategy::Adaptive`]'s halving.
     Golden,
 }
 
@@ -320,12 +323,20 @@ impl<T: Scalar> Asked<T> {
     where
         F: FnMut(&T, &T) -> Result<Preference>,
     {
+        Ok(self.answer(f, x, y)? == Preference::First)
+    }
+
+    /// [`Asked::ask`], returning the three-valued answer.
+    fn answer<F>(&mut self, f: &mut F, x: &T, y: &T) -> Result<Preference>
+    where
+        F: FnMut(&T, &T) -> Result<Preference>,
+    {
         let answer = f(x, y)?;
         self.queries += 1;
         let (lower_preferred, (u, v)) = match answer {
             Preference::Indifferent => {
                 self.ties += 1;
-                return Ok(false);
+                return Ok(answer);
             }
             Preference::First => (x < y, if x < y { (x, y) } else { (y, x) }),
             Preference::Second => (y < x, if x < y { (x, y) } else { (y, x) }),
@@ -337,7 +348,7 @@ impl<T: Scalar> Asked<T> {
         } else if *u > self.above {
             self.above.clone_from(u);
         }
-        Ok(answer == Preference::First)
+        Ok(answer)
     }
 }
 
@@ -520,8 +531,10 @@ pub fn halving_reach<T: Scalar>(
 
 /// Golden-section search: interior points x1 < x2 at the golden ratios; one
 /// comparison Ω(x2, x1) per step keeps [x1, b] (x2 strictly preferred) or
-/// [a, x2]; the surviving interior point is reused and the one new point is
-/// placed from the width b − a that the convergence test computes anyway.
+/// [a, x2] (x1 strictly preferred); the surviving interior point is reused
+/// and the one new point is placed from the width b − a that the
+/// convergence test computes anyway. A tie (neither preferred: a plateau)
+/// hands the rest of the search to the adaptive halving.
 fn golden<T, F>(s: &mut State<T>, eps: &T, f: &mut F) -> Result<Stop>
 where
     T: Scalar,
@@ -564,7 +577,15 @@ where
         if near_resolution && !(s.a < x1 && x1 < x2 && x2 < s.b) {
             return Ok(Stop::Resolution);
         }
-        if s.asked.ask(f, &x2, &x1)? {
+        let answer = s.asked.answer(f, &x2, &x1)?;
+        if answer == Preference::Indifferent {
+            // A tie: x1 and x2 lie on one level of a plateau, which may be
+            // the top or a flank on either side of the peak; one comparison
+            // cannot tell which. Finish on [a, b] with the adaptive halving,
+            // whose default order resolves plateaus at either end.
+            return halving(s, eps, true, f);
+        }
+        if answer == Preference::First {
             // Keep [x1, b]; the old x2 becomes the new x1.
             std::mem::swap(&mut s.a, &mut x1);
             std::mem::swap(&mut x1, &mut x2);

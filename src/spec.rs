@@ -376,7 +376,10 @@ pub struct Spec {
     pub procedure: String,
     /// The search tolerance ε (its unit is the procedure's search
     /// parameter: radians for angles, the weight m ∈ [0, 1] for faces).
-    pub epsilon: Num,
+    /// Required; optional here only so that a misspelled name is reported
+    /// as such ([`Spec::validate`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epsilon: Option<Num>,
     /// paper | adaptive | golden (default: the procedure's, the fewest
     /// queries at the papers' accuracy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -394,6 +397,10 @@ pub struct Spec {
     /// The procedure's own settings (every other top-level field).
     #[serde(flatten)]
     pub settings: Map<String, Value>,
+    /// The folder relative paths were resolved against (the spec's own
+    /// folder; not part of the spec's text).
+    #[serde(skip)]
+    pub base: PathBuf,
 }
 
 fn default_precision() -> String {
@@ -435,8 +442,35 @@ impl Spec {
         }
     }
 
-    /// Makes relative paths relative to `base`.
+    /// The folder relative paths are resolved against.
+    pub fn base_dir(&self) -> PathBuf {
+        if self.base.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            self.base.clone()
+        }
+    }
+
+    /// Writes data paths under `base` relative to it (the inverse of
+    /// [`Spec::resolve_paths`], for storing a spec beside its data).
+    pub fn relativize_paths(&mut self, base: &Path) {
+        let strip = |path: &mut PathBuf| {
+            if let Ok(rel) = path.strip_prefix(base) {
+                *path = rel.to_path_buf();
+            }
+        };
+        match &mut self.population {
+            PopulationSpec::Csv { path, .. } | PopulationSpec::Dataset { path, .. } => strip(path),
+            _ => {}
+        }
+        if let OracleSpec::Replay { transcript } = &mut self.oracle {
+            strip(transcript);
+        }
+    }
+
+    /// Makes relative paths relative to `base` (and remembers `base`).
     pub fn resolve_paths(&mut self, base: &Path) {
+        self.base = base.to_path_buf();
         match &mut self.population {
             PopulationSpec::Csv { path, .. } | PopulationSpec::Dataset { path, .. }
                 if path.is_relative() =>
@@ -457,7 +491,7 @@ impl Spec {
     /// # Errors
     /// [`Error::InvalidArgument`] naming the field.
     pub fn validate(&self) -> Result<()> {
-        let eps: f64 = self.epsilon.to_scalar("epsilon")?;
+        let eps: f64 = self.epsilon()?.to_scalar("epsilon")?;
         if eps <= 0.0 {
             return Err(Error::invalid(
                 "epsilon",
@@ -527,6 +561,27 @@ impl Spec {
         })
     }
 
+    /// The tolerance ε as written.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the spec has none, naming a
+    /// misspelled field if there is one.
+    pub fn epsilon(&self) -> Result<&Num> {
+        self.epsilon.as_ref().ok_or_else(|| {
+            let near = self
+                .settings
+                .keys()
+                .find(|k| edit_distance(k, "epsilon") <= 2);
+            Error::invalid(
+                "epsilon",
+                match near {
+                    Some(k) => format!("missing (unknown field {k:?}: did you mean \"epsilon\"?)"),
+                    None => "missing: every procedure needs a search tolerance epsilon > 0".into(),
+                },
+            )
+        })
+    }
+
     /// The search strategy, or `default` when the spec names none.
     ///
     /// # Errors
@@ -534,6 +589,24 @@ impl Spec {
     pub fn strategy_or(&self, default: crate::search::Strategy) -> Result<crate::search::Strategy> {
         self.search.as_deref().map_or(Ok(default), str::parse)
     }
+}
+
+/// The Levenshtein distance of two short strings.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(current + 1);
+            previous = current;
+        }
+    }
+    row[b.len()]
 }
 
 /// Parser messages span several lines (position, excerpt, caret, reason);

@@ -328,20 +328,31 @@ fn ask_with_scripted_answers() {
         "shows the two confusions"
     );
     assert!(
-        err.contains("\"x\" is not A, B or q"),
-        "bad answers are re-asked"
+        err.contains("\"x\" is not A, B, = or q"),
+        "bad answers are re-asked: {err}"
     );
+    assert!(err.contains("Question 2 of about"), "{err}");
     assert_eq!(v["procedure"], "binary-lpm");
-    // Quitting keeps what was answered.
+    // Quitting keeps what was answered, exits cleanly and says how to resume.
     let quit = tmp("quit.jsonl");
     let _ = std::fs::remove_file(&quit);
     let out = ask(&spec, &quit, "A\nB\nq\n");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("quit"));
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("stopped: 2 answers recorded") && err.contains("resume with: elicit ask"),
+        "{err}"
+    );
     assert_eq!(
         std::fs::read_to_string(&quit).unwrap().lines().count(),
         1 + 2
     );
+    // End of input stops the same way.
+    let eof = tmp("eof.jsonl");
+    let _ = std::fs::remove_file(&eof);
+    let out = ask(&spec, &eof, "A\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped: 1 answers recorded"));
 }
 
 #[test]
@@ -350,9 +361,12 @@ fn ask_multiclass_shows_k_class_confusions_and_resumes() {
     let file = tmp("ask-dlpm.jsonl");
     let _ = std::fs::remove_file(&file);
     let first = ask(&spec, &file, "A\nB\nq\n");
-    assert_eq!(first.status.code(), Some(1), "quit after two answers");
+    assert_eq!(first.status.code(), Some(0), "quit after two answers");
     let err = String::from_utf8_lossy(&first.stderr);
-    assert!(err.contains("class 3 correct"), "{err}");
+    assert!(
+        err.contains("correct predictions") && err.contains("class 3"),
+        "{err}"
+    );
     let done = ask(&spec, &file, &"B\nA\n".repeat(30));
     let v = json(&done);
     assert_eq!(v["procedure"], "dlpm");
@@ -487,4 +501,133 @@ fn reproduce_writes_report_results_and_figures() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+fn run_spec(name: &str, body: &str) -> Output {
+    let path = tmp(name);
+    std::fs::write(&path, body).unwrap();
+    elicit().arg("run").arg(&path).output().unwrap()
+}
+
+#[test]
+fn csv_scores_must_be_probabilities() {
+    let csv = tmp("bad-scores.csv");
+    std::fs::write(&csv, "score,label\n0.2,0\n1.5,1\n0.7,1\n").unwrap();
+    let spec = format!(
+        "procedure = \"binary-lpm\"\nepsilon = 0.02\n[population]\nkind = \"csv\"\npath = {:?}\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n",
+        csv.display().to_string()
+    );
+    let out = run_spec("bad-scores.toml", &spec);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad-scores.csv:3") && err.contains("1.5"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+
+    let csv = tmp("bad-rows.csv");
+    std::fs::write(
+        &csv,
+        "\"p 1\",\"p 2\",label\r\n0.25,0.75,1\r\n0.5,0.6,0\r\n",
+    )
+    .unwrap();
+    let spec = format!(
+        "procedure = \"dlpm\"\nepsilon = 0.02\n[population]\nkind = \"csv\"\npath = {:?}\nprobabilities = [\"p 1\", \"p 2\"]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\n",
+        csv.display().to_string()
+    );
+    let out = run_spec("bad-rows.toml", &spec);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad-rows.csv:3") && err.contains("sum to 1.1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_finite_sample_with_ties_reports_what_it_could_not_decide() {
+    // Scores on a coarse grid: many rows share a threshold, so the boundary
+    // is a staircase of few steps and whole ranges of angles give the same
+    // confusion.
+    let csv = tmp("coarse.csv");
+    let mut text = String::from("score,label\n");
+    for i in 0..400u32 {
+        let s = f64::from(i % 5) / 4.0;
+        let y = u8::from((i * 7919) % 100 < (s * 100.0) as u32);
+        text.push_str(&format!("{s},{y}\n"));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let spec = format!(
+        "procedure = \"binary-lpm\"\nepsilon = 0.001\nmonotonicity = \"increasing\"\n[population]\nkind = \"csv\"\npath = {:?}\n[oracle]\nkind = \"simulated\"\nmetric = [0.6, 0.8]\n",
+        csv.display().to_string()
+    );
+    let v = json(&run_spec("coarse.toml", &spec));
+    let theta = v["consistent"]["theta"].as_array().unwrap();
+    let width = theta[1].as_f64().unwrap() - theta[0].as_f64().unwrap();
+    assert!(width > 0.001, "consistent set {theta:?}");
+    let warnings = v["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w["cause"] == "plateau"),
+        "{warnings:?}"
+    );
+    assert!(
+        v["known_answers"].as_u64().unwrap() > 0,
+        "identical confusions were not asked"
+    );
+}
+
+#[test]
+fn fields_that_do_not_apply_to_the_procedure_are_refused() {
+    let out = run_spec(
+        "dlpm-cycles.toml",
+        "procedure = \"dlpm\"\nepsilon = 0.02\ncycles = 3\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cycles") && err.contains("dlpm"), "{err}");
+    let out = run_spec(
+        "dlpm-push.toml",
+        "procedure = \"dlpm\"\nepsilon = 0.02\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\neps_omega = 0.001\nadversary = \"push-away\"\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("push-away"));
+    let out = run_spec(
+        "script.toml",
+        "procedure = \"dlpm\"\nepsilon = 0.02\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\neps_omega = 0.001\nadversary = \"scripted\"\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("oracle.script"));
+}
+
+#[test]
+fn ask_never_shows_two_identical_classifiers() {
+    // The 002 §6.1 logistic population: near the faces' ends whole ranges of
+    // m give the same classifier; a person always answering B drives the
+    // search there.
+    let spec = tmp("logistic-ask.toml");
+    std::fs::write(
+        &spec,
+        "procedure = \"dlpm\"\nepsilon = 0.01\nsearch = \"paper\"\nreference = 1\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]\n[oracle]\nkind = \"person\"\n",
+    )
+    .unwrap();
+    let file = tmp("logistic-ask.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let out = ask(&spec, &file, &"B\n".repeat(100));
+    let v = json(&out);
+    assert!(v["known_answers"].as_u64().unwrap() > 0);
+    let text = std::fs::read_to_string(&file).unwrap();
+    for line in text.lines().skip(1) {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_ne!(
+            r["first"], r["second"],
+            "a person was shown identical classifiers"
+        );
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr)
+            .matches("Question")
+            .count() as u64,
+        v["queries"].as_u64().unwrap()
+    );
 }

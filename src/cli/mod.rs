@@ -1,7 +1,6 @@
-//! The `elicit` command's parts.
+//! The `elicit` command's parts: the terminal person of `ask`, and the
+//! progress of `reproduce`. Everything else is in the library
+//! ([`metric_elicitation::session`], [`metric_elicitation::reproduce`]).
 
 pub mod ask;
-pub mod multiclass;
 pub mod reproduce;
-pub mod run;
-pub mod spec;

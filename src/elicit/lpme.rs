@@ -10,11 +10,12 @@
 use super::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::sphere::{
-    angles_from_unit, orthant_ranges, unit_from_angles, AngleSlice, Sign, Sphere,
+    angles_from_unit, orthant_ranges, sines_cosines, unit_from_angles, AngleSlice, Sign, Sphere,
+    Steps,
 };
 use crate::oracle::Oracle;
 use crate::scalar::Scalar;
-use crate::search::{check_epsilon, maximize, Consistent, Stop, Strategy};
+use crate::search::{check_epsilon, halvings, maximize, Consistent, Stop, Strategy};
 use nalgebra::DVector;
 
 /// How the orthant of the metric is found.
@@ -198,6 +199,16 @@ where
         }),
     );
     let mut theta = angles_from_unit(&start);
+    let mut trig = sines_cosines(&theta);
+    // Above f64's precision a sine costs tens of multiplications: derive
+    // the probes' sines and cosines from their neighbours' (every orthant
+    // range is a quadrant, so the steps are the same for every angle).
+    let steps = (T::precision_bits() > 64).then(|| {
+        Steps::new(
+            &T::frac_pi_2(),
+            halvings(&T::frac_pi_2(), &settings.eps).unwrap_or(0),
+        )
+    });
     let mut resolution_stops = 0;
     let mut consistent: Vec<Option<Consistent<T>>> = vec![None; q - 1];
     let (mut ties, mut cycles) = (0, 0);
@@ -211,13 +222,16 @@ where
                 AngleOrder::Reverse => q - 2 - step,
             };
             let (lo, hi) = ranges[j].clone();
-            let slice = AngleSlice::new(sphere, &theta, j)?;
+            let mut slice = AngleSlice::with_trig(sphere, &trig, j, steps.as_ref())?;
             let out = maximize(
                 lo,
                 hi,
                 settings.eps.clone(),
                 settings.strategy,
-                |x: &T, y: &T| Ok(oracle.compare(&slice.point(x), &slice.point(y))?.preference),
+                |x: &T, y: &T| {
+                    let (px, py) = slice.pair(x, y);
+                    Ok(oracle.compare(px, py)?.preference)
+                },
             )
             .map_err(|e| match e {
                 Error::Interrupted {
@@ -241,6 +255,7 @@ where
             if moved > largest_move {
                 largest_move = moved;
             }
+            trig[j] = out.estimate.clone().sin_cos();
             theta[j] = out.estimate;
             consistent[j] = Some(out.consistent);
         }
@@ -264,7 +279,7 @@ where
             Consistent::Contradictory { above, below } => warnings.push(Warning::new(
                 Cause::Contradictory,
                 format!(
-                    "angle {}: the answers put the optimum both above {:.6} and below {:.6} rad, which no linear metric does (a noisy oracle)",
+                    "angle {}: the answers put the optimum both above {:.6} and below {:.6} rad, which no linear metric does (a noisy oracle, or a query space where the metric is not unimodal)",
                     j + 1,
                     above.to_f64_lossy(),
                     below.to_f64_lossy()
@@ -303,4 +318,254 @@ where
         ties,
         warnings,
     })
+}
+
+/// The general LPME behind the one interface
+/// ([`super::procedure::Procedure`]): `lpme`, and the sphere query space
+/// it shares with `lpm` (002 Alg. 2).
+pub mod procedures {
+    use super::*;
+    use crate::elicit::multiclass::views;
+    use crate::elicit::procedure::{
+        exact_list, linear_words, lossy_list, Family, Procedure, Report, Search, View,
+    };
+    use crate::geometry::sphere::off_diagonal_sphere;
+    use crate::population::build;
+    use crate::spec::{num_list_of, PopulationSpec};
+    use serde::Deserialize;
+    use serde_json::{json, Value};
+
+    /// Settings of the sphere procedures (`lpme`, `lpm`).
+    #[derive(Debug, Clone, Default, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct SphereSettings {
+        /// Cycles over the angles (default 1: with the reverse order one
+        /// cycle finds every angle; the papers use 2 (002) or 4 (001)).
+        #[serde(default)]
+        pub cycles: Option<usize>,
+        /// `reverse` (default) or `paper` (forward).
+        #[serde(default)]
+        pub order: Option<AngleOrder>,
+        /// Stop after a cycle that moves no angle by more than ε (default
+        /// true; only matters with more than one cycle).
+        #[serde(default)]
+        pub stop_early: Option<bool>,
+    }
+
+    /// A sphere query space: the sphere, the LPME settings, and (when the
+    /// sphere lies in a k-class population's off-diagonal confusions) k for
+    /// showing its points.
+    pub struct SphereSpace<T: Scalar> {
+        /// The sphere S_ρ.
+        pub sphere: Sphere<T>,
+        /// k when the coordinates are off-diagonal confusions.
+        pub classes: Option<usize>,
+        /// The LPME settings (orthant detection unless set otherwise).
+        pub settings: LpmeSettings<T>,
+        /// How the orthant is found.
+        pub orthant: Orthant,
+    }
+
+    impl<T: Scalar> SphereSpace<T> {
+        /// The sphere of an explicit `sphere` population, or the sphere
+        /// inside a k-class population's off-diagonal confusions
+        /// ([`off_diagonal_sphere`]).
+        ///
+        /// # Errors
+        /// [`Error::InvalidArgument`] naming the field.
+        pub fn new(
+            s: SphereSettings,
+            search: Search<T>,
+            population: &PopulationSpec,
+            name: &str,
+        ) -> Result<Self> {
+            let cycles = s.cycles.unwrap_or(1);
+            if cycles == 0 {
+                return Err(Error::invalid("cycles", "must be at least 1"));
+            }
+            let (sphere, classes) = match population {
+                PopulationSpec::Sphere { center, radius } => {
+                    let center: Vec<T> = center
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| v.to_scalar(&format!("population.center[{i}]")))
+                        .collect::<Result<_>>()?;
+                    let radius = radius.to_scalar("population.radius")?;
+                    (
+                        Sphere::new(DVector::from_vec(center), radius)
+                            .map_err(|e| Error::invalid("population", e.to_string()))?,
+                        None,
+                    )
+                }
+                other => {
+                    let pop = build::multiclass::<T>(other, name)?;
+                    (off_diagonal_sphere(pop.as_ref())?, Some(pop.classes()))
+                }
+            };
+            let settings = LpmeSettings {
+                eps: search.eps,
+                strategy: search.strategy,
+                cycles,
+                orthant: Orthant::Detect,
+                order: s.order.unwrap_or(AngleOrder::Reverse),
+                stop_early: s.stop_early.unwrap_or(true),
+            };
+            Ok(SphereSpace {
+                sphere,
+                classes,
+                settings,
+                orthant: Orthant::Detect,
+            })
+        }
+
+        /// The spec's metric as a unit vector of the sphere's dimension.
+        ///
+        /// # Errors
+        /// [`Error::InvalidArgument`] for a wrong length, a non-finite or an
+        /// all-zero metric.
+        pub fn unit_truth(&self, metric: &Value) -> Result<DVector<T>> {
+            let v = DVector::from_vec(num_list_of::<T>(
+                metric,
+                "oracle.metric",
+                self.sphere.dim(),
+            )?);
+            let norm = v.norm();
+            if norm <= T::int(0) {
+                return Err(Error::invalid("oracle.metric", "all weights are zero"));
+            }
+            Ok(v / norm)
+        }
+
+        /// |z − z*|² with z* = o + ρ·a the truth's optimum (002 Lemma 1).
+        pub fn distance(&self, truth: &DVector<T>, point: &DVector<T>) -> Option<T> {
+            let optimum = self.sphere.point(truth).ok()?;
+            Some((point - optimum).norm_squared())
+        }
+
+        /// Runs LPME with the space's settings.
+        ///
+        /// # Errors
+        /// As [`lpme`].
+        pub fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<LpmeEstimate<T>> {
+            let settings = LpmeSettings {
+                orthant: self.orthant.clone(),
+                ..self.settings.clone()
+            };
+            lpme(&self.sphere, oracle, &settings)
+        }
+
+        /// The report on a unit linear metric.
+        pub fn report(&self, est: &LpmeEstimate<T>, truth: Option<&DVector<T>>) -> Report {
+            let name = |i: usize| match self.classes {
+                Some(k) => {
+                    let (row, col) = (i / (k - 1), i % (k - 1));
+                    let col = if col >= row { col + 1 } else { col };
+                    format!("C({},{})", row + 1, col + 1)
+                }
+                None => format!("x{}", i + 1),
+            };
+            let angles: Vec<Value> = est
+                .consistent
+                .iter()
+                .map(|c| {
+                    let (lo, hi) = c.bounds();
+                    json!([lo.to_f64_lossy(), hi.to_f64_lossy()])
+                })
+                .collect();
+            let mut report = Report {
+                elicited: lossy_list(est.a.iter()),
+                elicited_exact: exact_list(est.a.iter()),
+                words: linear_words(est.a.iter().enumerate().map(|(i, w)| (name(i), w))),
+                consistent: json!({ "angles": angles }),
+                warnings: est.warnings.clone(),
+                ..Report::default()
+            };
+            report.details.insert(
+                "sphere_radius".into(),
+                json!(self.sphere.radius().to_f64_lossy()),
+            );
+            report
+                .details
+                .insert("cycles_run".into(), json!(est.cycles));
+            if let Some(t) = truth {
+                report.truth = Some(lossy_list(t.iter()));
+                report.error = Some((t - &est.a).amax().to_f64_lossy());
+            }
+            report
+        }
+
+        /// A point shown as a k×k matrix of mistakes, or as coordinates.
+        pub fn present(&self, point: &DVector<T>) -> View {
+            match self.classes {
+                Some(k) => views::off_diagonal(point, k, "mistakes, % of all cases"),
+                None => views::coordinates(point),
+            }
+        }
+
+        /// q orthant queries (when detected) plus one search per angle and
+        /// cycle.
+        pub fn expected_queries(&self) -> Option<usize> {
+            let q = self.sphere.dim();
+            let search = Search {
+                eps: self.settings.eps.clone(),
+                strategy: self.settings.strategy,
+            };
+            let per = crate::elicit::binary::procedures::expected(&T::frac_pi_2(), &search)?;
+            let orthant = usize::from(self.orthant == Orthant::Detect) * q;
+            Some(orthant + self.settings.cycles * (q - 1) * per)
+        }
+    }
+
+    /// `lpme`: 001 App. A Alg. 2 over any sphere, any signs.
+    pub struct Lpme<T: Scalar>(SphereSpace<T>);
+
+    impl<T: Scalar> Procedure<T> for Lpme<T> {
+        type Settings = SphereSettings;
+        type Point = DVector<T>;
+        type Truth = DVector<T>;
+        type Estimate = LpmeEstimate<T>;
+        const ERROR: &'static str = "max |a - a^| (both unit l2)";
+        const SINGLE_OPTIMUM: bool = true;
+
+        fn new(s: SphereSettings, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
+            Ok(Lpme(SphereSpace::new(s, search, population, "lpme")?))
+        }
+
+        fn truth(&self, metric: &Value) -> Result<DVector<T>> {
+            self.0.unit_truth(metric)
+        }
+
+        fn value(&self, truth: &DVector<T>, point: &DVector<T>) -> T {
+            truth.dot(point)
+        }
+
+        fn distance(&self, truth: &DVector<T>, point: &DVector<T>) -> Option<T> {
+            self.0.distance(truth, point)
+        }
+
+        fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<LpmeEstimate<T>> {
+            self.0.elicit(oracle)
+        }
+
+        fn report(&self, est: &LpmeEstimate<T>, truth: Option<&DVector<T>>) -> Report {
+            self.0.report(est, truth)
+        }
+
+        fn present(&self, point: &DVector<T>) -> View {
+            self.0.present(point)
+        }
+
+        fn expected_queries(&self) -> Option<usize> {
+            self.0.expected_queries()
+        }
+    }
+
+    /// `lpme`.
+    pub struct LpmeFamily;
+    impl Family for LpmeFamily {
+        const NAME: &'static str = "lpme";
+        const SUMMARY: &'static str =
+            "any linear metric over a sphere, orthant found by queries (001 App. A, Alg. 2)";
+        type At<T: Scalar> = Lpme<T>;
+    }
 }

@@ -27,6 +27,7 @@ pub mod multiclass;
 pub mod procedure;
 pub mod qpme;
 pub mod quadratic_procedures;
+pub mod registry;
 
 use serde::Serialize;
 

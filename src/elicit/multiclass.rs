@@ -398,7 +398,7 @@ where
     if let Consistent::Contradictory { above, below } = &out.consistent {
         return Ok(Some(Warning::new(
             Cause::Contradictory,
-            format!("{face}: the answers put the optimum both above m = {} and below m = {}, which no DLPM does (a noisy oracle)", above.to_f64_lossy(), below.to_f64_lossy()),
+            format!("{face}: the answers put the optimum both above m = {} and below m = {}, which no unimodal metric does (a noisy oracle, or a finite sample whose metric is not unimodal along the face)", above.to_f64_lossy(), below.to_f64_lossy()),
         )));
     }
     let width = hi.clone() - lo.clone();
@@ -478,4 +478,304 @@ where
         stop_early: false,
     };
     lpme(sphere, oracle, &settings)
+}
+
+/// How a k-class query is shown to a person.
+pub mod views {
+    use crate::elicit::procedure::View;
+    use crate::scalar::Scalar;
+    use nalgebra::DVector;
+
+    /// A diagonal confusion: each class's correct predictions, in % of all
+    /// cases.
+    pub fn diagonal<T: Scalar>(d: &DVector<T>) -> View {
+        View {
+            title: "correct predictions, % of all cases".into(),
+            rows: d
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("class {} {:>8.2}", i + 1, 100.0 * v.to_f64_lossy()))
+                .collect(),
+        }
+    }
+
+    /// Off-diagonal entries (row-major, q = k² − k) as a k×k matrix of
+    /// mistakes (actual class by row, predicted by column), scaled by
+    /// `scale` (100 for % of all cases).
+    pub fn off_diagonal<T: Scalar>(z: &DVector<T>, k: usize, what: &str) -> View {
+        let mut it = z.iter();
+        let rows = (0..k)
+            .map(|i| {
+                let cells: Vec<String> = (0..k)
+                    .map(|j| {
+                        if i == j {
+                            "     -".to_string()
+                        } else {
+                            format!(
+                                "{:>6.2}",
+                                it.next().map_or(0.0, |v| 100.0 * v.to_f64_lossy())
+                            )
+                        }
+                    })
+                    .collect();
+                format!("actual {} {}", i + 1, cells.join(" "))
+            })
+            .collect();
+        View {
+            title: format!("{what}: predicted 1..{k}"),
+            rows,
+        }
+    }
+
+    /// A point of an abstract query space: its coordinates.
+    pub fn coordinates<T: Scalar>(z: &DVector<T>) -> View {
+        View {
+            title: "coordinates".into(),
+            rows: z
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("x{} {:>10.6}", i + 1, v.to_f64_lossy()))
+                .collect(),
+        }
+    }
+
+    /// The off-diagonal k of q = k² − k, if q is of that form.
+    pub fn classes_of(q: usize) -> Option<usize> {
+        (2..=q).find(|k| k * k - k == q)
+    }
+}
+
+/// DLPM (002 Alg. 1) and LPM (002 Alg. 2) behind the one interface
+/// ([`super::procedure::Procedure`]): `dlpm` and `lpm`.
+pub mod procedures {
+    use super::*;
+    use crate::elicit::lpme::procedures::{SphereSettings, SphereSpace};
+    use crate::elicit::procedure::{
+        exact_list, linear_words, lossy_list, Family, Procedure, Report, Search, View,
+    };
+    use crate::population::build;
+    use crate::spec::{num_list_of, PopulationSpec};
+    use serde::Deserialize;
+    use serde_json::{json, Map, Value};
+
+    /// Settings of `dlpm`.
+    #[derive(Debug, Clone, Default, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct DlpmSpecSettings {
+        /// The reference class: a 1-based class number (002 Alg. 1 uses 1)
+        /// or `"auto"` (default: the largest weight found along the way).
+        #[serde(default)]
+        pub reference: Option<Value>,
+    }
+
+    /// `dlpm`: 002 Alg. 1 over the faces (r, i) of the diagonal confusions.
+    pub struct Dlpm<T: Scalar> {
+        population: Box<dyn MulticlassPopulation<T> + Send + Sync>,
+        settings: DlpmSettings<T>,
+    }
+
+    impl<T: Scalar> Procedure<T> for Dlpm<T> {
+        type Settings = DlpmSpecSettings;
+        type Point = DVector<T>;
+        type Truth = DVector<T>;
+        type Estimate = DlpmEstimate<T>;
+        const ERROR: &'static str = "max |a - a^| (both l1-normalized)";
+
+        fn new(
+            s: DlpmSpecSettings,
+            search: Search<T>,
+            population: &PopulationSpec,
+        ) -> Result<Self> {
+            let population = build::multiclass(population, "dlpm")?;
+            let k = population.classes();
+            let reference = match &s.reference {
+                None => Reference::Auto,
+                Some(Value::String(a)) if a == "auto" => Reference::Auto,
+                Some(v) => match v.as_u64() {
+                    Some(r) if r >= 1 && (r as usize) <= k => Reference::Class(r as usize - 1),
+                    _ => {
+                        return Err(Error::invalid(
+                            "reference",
+                            format!("expected a class 1..{k} or \"auto\", got {v}"),
+                        ))
+                    }
+                },
+            };
+            Ok(Dlpm {
+                population,
+                settings: DlpmSettings {
+                    eps: search.eps,
+                    strategy: search.strategy,
+                    reference,
+                },
+            })
+        }
+
+        fn truth(&self, metric: &Value) -> Result<DVector<T>> {
+            let k = self.population.classes();
+            let v = DVector::from_vec(num_list_of::<T>(metric, "oracle.metric", k)?);
+            if let Some(i) = v.iter().position(|x| *x < T::int(0)) {
+                return Err(Error::Assumption {
+                    assumption: "002 Def. 5 (DLPM weights >= 0)".into(),
+                    detail: format!("oracle.metric[{i}] = {} is negative", v[i]),
+                });
+            }
+            let norm = v.iter().fold(T::int(0), |s, x| s + x.clone());
+            if norm <= T::int(0) {
+                return Err(Error::invalid("oracle.metric", "all weights are zero"));
+            }
+            Ok(v / norm)
+        }
+
+        fn value(&self, truth: &DVector<T>, point: &DVector<T>) -> T {
+            truth.dot(point)
+        }
+
+        fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<DlpmEstimate<T>> {
+            elicit_dlpm(self.population.as_ref(), oracle, &self.settings)
+        }
+
+        fn report(&self, est: &DlpmEstimate<T>, truth: Option<&DVector<T>>) -> Report {
+            let faces: Vec<Value> = est
+                .faces
+                .iter()
+                .map(|f| {
+                    let (lo, hi) = f.consistent.bounds();
+                    json!({
+                        "face": format!("({}, {})", f.reference + 1, f.class + 1),
+                        "m": f.m.to_f64_lossy(),
+                        "consistent_m": [lo.to_f64_lossy(), hi.to_f64_lossy()],
+                        "ties": f.ties,
+                    })
+                })
+                .collect();
+            let bounds: Vec<Value> = est
+                .bounds
+                .iter()
+                .map(|(lo, hi)| json!([lo.to_f64_lossy(), hi.to_f64_lossy()]))
+                .collect();
+            let mut details = Map::new();
+            details.insert(
+                "unidentified_faces".into(),
+                json!(est
+                    .unidentified_faces
+                    .iter()
+                    .map(|i| {
+                        let r = est
+                            .faces
+                            .iter()
+                            .find(|f| f.class == *i)
+                            .map_or(0, |f| f.reference);
+                        format!("({}, {})", r + 1, i + 1)
+                    })
+                    .collect::<Vec<_>>()),
+            );
+            details.insert("reference".into(), json!(est.reference + 1));
+            let mut report = Report {
+                elicited: lossy_list(est.a.iter()),
+                elicited_exact: exact_list(est.a.iter()),
+                words: linear_words(
+                    est.a
+                        .iter()
+                        .enumerate()
+                        .map(|(i, w)| (format!("correct(class {})", i + 1), w)),
+                ),
+                consistent: json!({ "weights": bounds, "faces": faces }),
+                warnings: est.warnings.clone(),
+                details,
+                ..Report::default()
+            };
+            if let Some(t) = truth {
+                report.truth = Some(lossy_list(t.iter()));
+                report.error = Some((t - &est.a).amax().to_f64_lossy());
+            }
+            report
+        }
+
+        fn present(&self, point: &DVector<T>) -> View {
+            views::diagonal(point)
+        }
+
+        fn expected_queries(&self) -> Option<usize> {
+            let search = Search {
+                eps: self.settings.eps.clone(),
+                strategy: self.settings.strategy,
+            };
+            crate::elicit::binary::procedures::expected(&T::int(1), &search)
+                .map(|n| n * (self.population.classes() - 1))
+        }
+    }
+
+    /// `lpm`: 002 Alg. 2, a monotonically decreasing linear metric of the
+    /// off-diagonal confusions over a sphere S_λ (the orthant is known).
+    pub struct Lpm<T: Scalar>(SphereSpace<T>);
+
+    impl<T: Scalar> Procedure<T> for Lpm<T> {
+        type Settings = SphereSettings;
+        type Point = DVector<T>;
+        type Truth = DVector<T>;
+        type Estimate = LpmeEstimate<T>;
+        const ERROR: &'static str = "max |a - a^| (both unit l2)";
+        const SINGLE_OPTIMUM: bool = true;
+
+        fn new(s: SphereSettings, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
+            let mut space = SphereSpace::new(s, search, population, "lpm")?;
+            space.orthant = Orthant::Known(vec![Sign::Negative; space.sphere.dim()]);
+            Ok(Lpm(space))
+        }
+
+        fn truth(&self, metric: &Value) -> Result<DVector<T>> {
+            let v = self.0.unit_truth(metric)?;
+            if let Some(i) = v.iter().position(|x| *x > T::int(0)) {
+                return Err(Error::Assumption {
+                    assumption: "002 §2.2 (LPM monotonically decreasing: weights <= 0)".into(),
+                    detail: format!(
+                        "oracle.metric[{i}] is positive; use procedure lpme for any signs"
+                    ),
+                });
+            }
+            Ok(v)
+        }
+
+        fn value(&self, truth: &DVector<T>, point: &DVector<T>) -> T {
+            truth.dot(point)
+        }
+
+        fn distance(&self, truth: &DVector<T>, point: &DVector<T>) -> Option<T> {
+            self.0.distance(truth, point)
+        }
+
+        fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<LpmeEstimate<T>> {
+            self.0.elicit(oracle)
+        }
+
+        fn report(&self, est: &LpmeEstimate<T>, truth: Option<&DVector<T>>) -> Report {
+            self.0.report(est, truth)
+        }
+
+        fn present(&self, point: &DVector<T>) -> View {
+            self.0.present(point)
+        }
+
+        fn expected_queries(&self) -> Option<usize> {
+            self.0.expected_queries()
+        }
+    }
+
+    /// `dlpm`.
+    pub struct DlpmFamily;
+    impl Family for DlpmFamily {
+        const NAME: &'static str = "dlpm";
+        const SUMMARY: &'static str = "a diagonal linear metric of k-class confusions (002 Alg. 1)";
+        type At<T: Scalar> = Dlpm<T>;
+    }
+
+    /// `lpm`.
+    pub struct LpmFamily;
+    impl Family for LpmFamily {
+        const NAME: &'static str = "lpm";
+        const SUMMARY: &'static str =
+            "a monotonically decreasing linear metric of off-diagonal confusions over a sphere (002 Alg. 2)";
+        type At<T: Scalar> = Lpm<T>;
+    }
 }

@@ -90,6 +90,12 @@ pub trait Procedure<T: Scalar>: Sized {
     /// The error measure of [`Report::error`], e.g. `"max |a - a^|"`.
     const ERROR: &'static str;
 
+    /// Whether the procedure searches for a single optimum in its query
+    /// space, so that [`Procedure::distance`] is defined and the push-away
+    /// adversary can run (false by default: push-away is then refused up
+    /// front).
+    const SINGLE_OPTIMUM: bool = false;
+
     /// The strategy when the spec names none: the one with the fewest
     /// queries at the papers' accuracy for this procedure.
     fn default_strategy() -> Strategy {
@@ -155,4 +161,78 @@ pub trait Family {
     const SUMMARY: &'static str;
     /// The procedure at precision `T`.
     type At<T: Scalar>: Procedure<T>;
+}
+
+/// A scalar as a JSON number (readable; `f64`).
+pub fn lossy<T: Scalar>(x: &T) -> Value {
+    Value::from(x.to_f64_lossy())
+}
+
+/// A scalar as lossless text ([`crate::scalar::Backend::encode`]).
+pub fn exact<T: Scalar>(x: &T) -> Value {
+    Value::from(x.encode())
+}
+
+/// A list of scalars as JSON numbers.
+pub fn lossy_list<'a, T: Scalar + 'a>(xs: impl IntoIterator<Item = &'a T>) -> Value {
+    Value::Array(xs.into_iter().map(lossy).collect())
+}
+
+/// A list of scalars as lossless text.
+pub fn exact_list<'a, T: Scalar + 'a>(xs: impl IntoIterator<Item = &'a T>) -> Value {
+    Value::Array(xs.into_iter().map(exact).collect())
+}
+
+/// A named-field table of scalars, as (readable, lossless) JSON objects.
+pub fn table<'a, T: Scalar + 'a>(
+    fields: impl IntoIterator<Item = (&'a str, &'a T)>,
+) -> (Value, Value) {
+    let (mut readable, mut lossless) = (Map::new(), Map::new());
+    for (name, v) in fields {
+        readable.insert(name.to_string(), lossy(v));
+        lossless.insert(name.to_string(), exact(v));
+    }
+    (Value::Object(readable), Value::Object(lossless))
+}
+
+/// A linear form in words: `0.41·TP + 0.91·TN` (four significant digits,
+/// terms with a zero weight left out).
+pub fn linear_words<'a, T: Scalar + 'a>(
+    terms: impl IntoIterator<Item = (String, &'a T)>,
+) -> String {
+    let mut out = String::new();
+    for (name, w) in terms {
+        let w = w.to_f64_lossy();
+        if w == 0.0 {
+            continue;
+        }
+        let sign = if w < 0.0 { "−" } else { "+" };
+        if out.is_empty() {
+            if w < 0.0 {
+                out.push('−');
+            }
+        } else {
+            out.push_str(&format!(" {sign} "));
+        }
+        out.push_str(&format!("{}·{name}", significant(w.abs())));
+    }
+    if out.is_empty() {
+        "0".into()
+    } else {
+        out
+    }
+}
+
+/// A positive number to four significant digits, without trailing zeros.
+pub fn significant(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let digits = (3 - x.abs().log10().floor() as i32).clamp(0, 12) as usize;
+    let text = format!("{x:.digits$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
 }

@@ -395,6 +395,9 @@ impl<T: Scalar> Procedure<T> for Qpme<T> {
     type Truth = QuadraticMetric<T>;
     type Estimate = QpmeEstimate<T>;
     const ERROR: &'static str = "max(||a - a^||_2, ||B - B^||_F)";
+    /// Every query lies on one of the design's small spheres, and
+    /// `distance` measures it from that sphere's optimum (push-away runs).
+    const SINGLE_OPTIMUM: bool = true;
 
     fn default_strategy() -> Strategy {
         Strategy::Golden
@@ -637,6 +640,9 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
     type Truth = FairQuadraticMetric<T>;
     type Estimate = FairEstimate<T>;
     const ERROR: &'static str = "max(||a - a^||_2, sum ||B^uv - B^^uv||_F, |lambda - lambda^|)";
+    /// Every query lies on one of the design's small spheres, and
+    /// `distance` measures it from that sphere's optimum (push-away runs).
+    const SINGLE_OPTIMUM: bool = true;
 
     fn new(
         settings: FairQpmeOptions,
@@ -844,6 +850,9 @@ impl<T: Scalar> Procedure<T> for QpmeTradeoff<T> {
     type Truth = FairQuadraticMetric<T>;
     type Estimate = TradeoffEstimate<T>;
     const ERROR: &'static str = "|lambda - lambda^|";
+    /// Every query lies on one of the design's small spheres, and
+    /// `distance` measures it from that sphere's optimum (push-away runs).
+    const SINGLE_OPTIMUM: bool = true;
 
     fn new(
         settings: TradeoffOptions,
@@ -1004,6 +1013,9 @@ impl<T: Scalar> Procedure<T> for Cubic<T> {
     type Truth = CubicMetric<T>;
     type Estimate = CubicEstimate<T>;
     const ERROR: &'static str = "max(||a - a^||_2, ||B - B^||_F, ||C - C^||)";
+    /// Every query lies on one of the design's small spheres, and
+    /// `distance` measures it from that sphere's optimum (push-away runs).
+    const SINGLE_OPTIMUM: bool = true;
 
     fn new(settings: CubicOptions, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
         let sphere = sphere_of::<T>(population, "cubic")?;

@@ -6,6 +6,7 @@
 //! the unit linear metric a over the sphere is o + λ·a (002 Lemma 1).
 
 use crate::error::{Error, Result};
+use crate::population::MulticlassPopulation;
 use crate::scalar::Scalar;
 use nalgebra::DVector;
 
@@ -92,58 +93,358 @@ pub fn unit_from_angles<T: Scalar>(theta: &[T]) -> DVector<T> {
     a
 }
 
+/// (sin θ, cos θ) of every angle of `theta`.
+pub fn sines_cosines<T: Scalar>(theta: &[T]) -> Vec<(T, T)> {
+    theta.iter().map(|t| t.clone().sin_cos()).collect()
+}
+
+/// The unit vector of angles given by their (sin, cos): μ(θ) without
+/// trigonometry.
+fn unit_from_sines_cosines<T: Scalar>(trig: &[(T, T)]) -> DVector<T> {
+    let q = trig.len() + 1;
+    let mut a = DVector::from_element(q, T::int(0));
+    let mut sines = T::int(1);
+    for (i, (s, c)) in trig.iter().enumerate() {
+        a[i] = sines.clone() * c.clone();
+        sines *= s;
+    }
+    a[q - 1] = sines;
+    a
+}
+
+/// sin and cos of the quarter widths w_n = L·2^−(n+2) of a halving search
+/// over an interval of length L: the steps between its probes
+/// (c = a + w, d = c + w, e = d + w), so that a probe's sine and cosine
+/// follow from a neighbour's by the addition formulas instead of a fresh
+/// evaluation (what makes LPME at MPFR precision affordable: a 256-bit
+/// sine costs about forty multiplications).
+#[derive(Debug, Clone)]
+pub struct Steps<T> {
+    /// (w_n, sin w_n, cos w_n), widest first.
+    steps: Vec<(T, T, T)>,
+    /// How far a step between probes may be from w_n: a few units of
+    /// rounding of angles up to 2π.
+    tolerance: T,
+    /// −tolerance.
+    neg_tolerance: T,
+}
+
+impl<T: Scalar> Steps<T> {
+    /// The steps of `halvings` halvings of an interval of length `length`.
+    pub fn new(length: &T, halvings: usize) -> Self {
+        let mut w = length.clone();
+        w.mul_pow2_assign(-2);
+        let mut steps = Vec::with_capacity(halvings + 2);
+        // Two more than the halvings: the adaptive strategy also steps by
+        // twice the quarter width.
+        for _ in 0..halvings + 2 {
+            let (s, c) = w.clone().sin_cos();
+            steps.push((w.clone(), s, c));
+            w.mul_pow2_assign(-1);
+        }
+        let mut wide = length.clone();
+        wide.mul_pow2_assign(-1);
+        let (s, c) = wide.clone().sin_cos();
+        steps.insert(0, (wide, s, c));
+        let tolerance = crate::prec::ulps::<T>(256);
+        Steps {
+            steps,
+            neg_tolerance: -tolerance.clone(),
+            tolerance,
+        }
+    }
+
+    /// sin δ and cos δ for a δ > 0 within a few units of rounding of one
+    /// of the steps w, into `sin` and `cos`: sin δ = sin w + (δ − w) cos w,
+    /// cos δ = cos w − (δ − w) sin w, exact to the neglected (δ − w)²/2 (far
+    /// below the working precision, since |δ − w| is a rounding error).
+    /// Returns false (and leaves them undefined) when δ is no step.
+    /// `scratch` is reused; nothing is allocated.
+    fn near(&self, delta: &T, scratch: &mut T, sin: &mut T, cos: &mut T) -> bool {
+        // Widths halve; the one within tolerance of δ is the widest not
+        // above δ + tolerance.
+        scratch.set_sum(delta, &self.tolerance);
+        let i = self.steps.partition_point(|(w, ..)| *w > *scratch);
+        let Some((w, s, c)) = self.steps.get(i) else {
+            return false;
+        };
+        scratch.set_difference(delta, w);
+        if *scratch > self.tolerance || *scratch < self.neg_tolerance {
+            return false;
+        }
+        // sin := s + e·c, cos := c − e·s (e = δ − w in `scratch`).
+        sin.set_product(scratch, c);
+        *sin += s;
+        cos.set_product(scratch, s);
+        cos.neg_assign();
+        *cos += c;
+        true
+    }
+}
+
+/// A probe of an [`AngleSlice`]: the angle, its sine and cosine, and the
+/// sphere point.
+#[derive(Debug, Clone)]
+struct Probe<T> {
+    angle: T,
+    sin: T,
+    cos: T,
+    point: DVector<T>,
+}
+
+/// How many probes an [`AngleSlice`] keeps: the five points of a halving
+/// and a few of the previous one.
+const PROBES: usize = 8;
+
 /// The points μ(θ) as one angle θⱼ varies and the others stay fixed: with
 /// the first j coordinates, P = Π_{l<j} sin θ_l and the unit vector t of the
 /// angles after j precomputed, a point costs one sin/cos and q
 /// multiply-adds: aⱼ = P·cos θⱼ, a_{>j} = P·sin θⱼ·t.
+///
+/// [`AngleSlice::pair`] keeps the last few probes, so a point the search
+/// asks about twice (ShrinkInterval compares each quarter point with both
+/// neighbours) is computed once; with [`Steps`], a new probe's sine and
+/// cosine come from a kept neighbour by the addition formulas.
 #[derive(Debug, Clone)]
-pub struct AngleSlice<T: Scalar> {
+pub struct AngleSlice<'a, T: Scalar> {
     base: DVector<T>,
     j: usize,
     scale: T,
     tail: DVector<T>,
+    probes: Vec<Probe<T>>,
+    next: usize,
+    steps: Option<&'a Steps<T>>,
+    work: Work<T>,
+    spare: Spare<T>,
 }
 
-impl<T: Scalar> AngleSlice<T> {
+/// Scratch numbers of [`AngleSlice`]'s probes, allocated once.
+#[derive(Debug, Clone)]
+struct Work<T> {
+    sin: T,
+    cos: T,
+    delta: T,
+    scratch: T,
+    step_sin: T,
+    step_cos: T,
+    term: T,
+}
+
+impl<T: Scalar> Work<T> {
+    fn new() -> Self {
+        let z = || T::int(0);
+        Work {
+            sin: z(),
+            cos: z(),
+            delta: z(),
+            scratch: z(),
+            step_sin: z(),
+            step_cos: z(),
+            term: z(),
+        }
+    }
+}
+
+/// One spare probe, to swap a slot out while it is rewritten.
+#[derive(Debug, Clone)]
+struct Spare<T>(Option<Probe<T>>);
+
+impl<T: Scalar> Spare<T> {
+    fn take_probe(&mut self) -> Probe<T> {
+        self.0.take().unwrap_or_else(|| Probe {
+            angle: T::int(0),
+            sin: T::int(0),
+            cos: T::int(0),
+            point: DVector::zeros(0),
+        })
+    }
+
+    fn keep_probe(&mut self, probe: Probe<T>) {
+        self.0 = Some(probe);
+    }
+}
+
+impl<'a, T: Scalar> AngleSlice<'a, T> {
     /// The slice through `theta` along angle `j` of `sphere`.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `theta` does not have q − 1 angles or
     /// j is out of range.
     pub fn new(sphere: &Sphere<T>, theta: &[T], j: usize) -> Result<Self> {
+        Self::with_trig(sphere, &sines_cosines(theta), j, None)
+    }
+
+    /// The slice along angle `j` through the angles whose (sin, cos) are
+    /// `trig` (no trigonometry), computing new probes from kept ones with
+    /// `steps` when given.
+    ///
+    /// # Errors
+    /// As [`AngleSlice::new`].
+    pub fn with_trig(
+        sphere: &Sphere<T>,
+        trig: &[(T, T)],
+        j: usize,
+        steps: Option<&'a Steps<T>>,
+    ) -> Result<Self> {
         let q = sphere.dim();
-        if theta.len() + 1 != q || j + 1 >= q {
+        if trig.len() + 1 != q || j + 1 >= q {
             return Err(Error::invalid(
                 "angles",
-                format!("{} angles and index {j} for dimension {q}", theta.len()),
+                format!("{} angles and index {j} for dimension {q}", trig.len()),
             ));
         }
-        let full = unit_from_angles(theta);
+        let full = unit_from_sines_cosines(trig);
         let mut base = sphere.center.clone();
         for i in 0..j {
             base[i] += &(full[i].clone() * sphere.radius.clone());
         }
-        let p = theta[..j]
+        let p = trig[..j]
             .iter()
-            .fold(T::int(1), |acc, t| acc * t.clone().sin());
+            .fold(T::int(1), |acc, (s, _)| acc * s.clone());
         Ok(AngleSlice {
             base,
             j,
             scale: p * sphere.radius.clone(),
-            tail: unit_from_angles(&theta[j + 1..]),
+            tail: unit_from_sines_cosines(&trig[j + 1..]),
+            probes: Vec::with_capacity(PROBES),
+            next: 0,
+            steps,
+            work: Work::new(),
+            spare: Spare(None),
         })
     }
 
-    /// The sphere point with angle j set to `angle`.
+    /// The sphere point with angle j set to `angle` (computed afresh).
     pub fn point(&self, angle: &T) -> DVector<T> {
         let (s, c) = angle.clone().sin_cos();
         let mut z = self.base.clone();
-        z[self.j] += &(self.scale.clone() * c);
-        let ss = self.scale.clone() * s;
-        for (k, t) in self.tail.iter().enumerate() {
-            z[self.j + 1 + k] += &(ss.clone() * t.clone());
-        }
+        self.write_point(&s, &c, &mut z, (&mut T::int(0), &mut T::int(0)));
         z
+    }
+
+    /// z := base + scale·(cos at j, sin·tail after j), in place, with two
+    /// scratch numbers, for a `z` whose coordinates before j are the base's
+    /// already (a copy of the base, or a point of the same slice).
+    fn write_point(&self, s: &T, c: &T, z: &mut DVector<T>, scratch: (&mut T, &mut T)) {
+        Self::write_into(
+            &self.base,
+            self.j,
+            &self.scale,
+            &self.tail,
+            (s, c),
+            z,
+            scratch,
+        );
+    }
+
+    /// [`AngleSlice::write_point`] on the slice's parts (so that the
+    /// slice's own scratch numbers can be borrowed beside them).
+    fn write_into(
+        base: &DVector<T>,
+        j: usize,
+        scale: &T,
+        tail: &DVector<T>,
+        (s, c): (&T, &T),
+        z: &mut DVector<T>,
+        (ss, term): (&mut T, &mut T),
+    ) {
+        let (z, base) = (z.as_mut_slice(), base.as_slice());
+        z[j..]
+            .iter_mut()
+            .zip(&base[j..])
+            .for_each(|(x, b)| x.clone_from(b));
+        term.set_product(scale, c);
+        z[j] += &*term;
+        ss.set_product(scale, s);
+        for (x, t) in z[j + 1..].iter_mut().zip(tail.as_slice()) {
+            term.set_product(ss, t);
+            *x += &*term;
+        }
+    }
+
+    /// The index of the kept probe at `angle`, computing it if needed and
+    /// never evicting probe `keep` (an evicted probe's storage is reused, so
+    /// that a probe costs no allocation once the slice holds [`PROBES`]).
+    fn probe(&mut self, angle: &T, keep: Option<usize>) -> usize {
+        if let Some(i) = self.probes.iter().position(|p| p.angle == *angle) {
+            return i;
+        }
+        self.sines_cosines(angle);
+        let i = if self.probes.len() < PROBES {
+            self.probes.push(Probe {
+                angle: angle.clone(),
+                sin: T::int(0),
+                cos: T::int(0),
+                point: self.base.clone(),
+            });
+            self.probes.len() - 1
+        } else {
+            if Some(self.next) == keep {
+                self.next = (self.next + 1) % PROBES;
+            }
+            let i = self.next;
+            self.next = (self.next + 1) % PROBES;
+            i
+        };
+        let mut probe = std::mem::replace(&mut self.probes[i], self.spare.take_probe());
+        probe.angle.clone_from(angle);
+        std::mem::swap(&mut probe.sin, &mut self.work.sin);
+        std::mem::swap(&mut probe.cos, &mut self.work.cos);
+        let w = &mut self.work;
+        let (ss, term) = (&mut w.scratch, &mut w.term);
+        Self::write_into(
+            &self.base,
+            self.j,
+            &self.scale,
+            &self.tail,
+            (&probe.sin, &probe.cos),
+            &mut probe.point,
+            (ss, term),
+        );
+        self.spare
+            .keep_probe(std::mem::replace(&mut self.probes[i], probe));
+        i
+    }
+
+    /// sin and cos of `angle` into `self.work.sin`, `self.work.cos`: from a
+    /// kept probe one step away (addition formulas) when [`Steps`] are
+    /// given, else directly.
+    fn sines_cosines(&mut self, angle: &T) {
+        let w = &mut self.work;
+        if let Some(steps) = self.steps {
+            for p in self.probes.iter().rev() {
+                w.delta.set_difference(angle, &p.angle);
+                let negative = w.delta < T::int(0);
+                if negative {
+                    w.delta.neg_assign();
+                }
+                if steps.near(&w.delta, &mut w.scratch, &mut w.step_sin, &mut w.step_cos) {
+                    if negative {
+                        w.step_sin.neg_assign();
+                    }
+                    // sin(θ₀ + δ) = sin θ₀ cos δ + cos θ₀ sin δ,
+                    // cos(θ₀ + δ) = cos θ₀ cos δ − sin θ₀ sin δ.
+                    w.sin.set_product(&p.sin, &w.step_cos);
+                    w.term.set_product(&p.cos, &w.step_sin);
+                    w.sin += &w.term;
+                    w.cos.set_product(&p.cos, &w.step_cos);
+                    w.term.set_product(&p.sin, &w.step_sin);
+                    w.cos -= &w.term;
+                    return;
+                }
+            }
+        }
+        let (s, c) = angle.clone().sin_cos();
+        w.sin = s;
+        w.cos = c;
+    }
+
+    /// The points at angles `x` and `y`, computed once and kept for the
+    /// next comparisons.
+    pub fn pair(&mut self, x: &T, y: &T) -> (&DVector<T>, &DVector<T>) {
+        let i = self.probe(x, None);
+        let k = self.probe(y, Some(i));
+        (&self.probes[i].point, &self.probes[k].point)
     }
 }
 
@@ -195,4 +496,37 @@ pub fn orthant_ranges<T: Scalar>(signs: &[Sign]) -> Vec<(T, T)> {
         (Sign::Positive, Sign::Negative) => 3,
     }));
     ranges
+}
+
+/// A sphere inside the off-diagonal confusions of a k-class population
+/// (002 §3.2, Table 3): centred at the confusion of the uniform random
+/// classifier, o_ij = ζᵢ/k (row-major off-diagonal), with radius
+/// λ = min ζᵢ/(4k), which keeps every point a valid confusion (002 App. D's
+/// radius is not in the text; with an exact oracle the result does not
+/// depend on it).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when a class has prior 0 (no sphere fits).
+pub fn off_diagonal_sphere<T: Scalar, P: MulticlassPopulation<T> + ?Sized>(
+    pop: &P,
+) -> Result<Sphere<T>> {
+    let k = pop.classes();
+    let priors = pop.priors();
+    let kt = T::int(k as i64);
+    let mut center = Vec::with_capacity(k * k - k);
+    for (i, zeta) in priors.iter().enumerate() {
+        for j in 0..k {
+            if i != j {
+                center.push(zeta.clone() / kt.clone());
+            }
+        }
+    }
+    let least = priors.iter().cloned().fold(T::int(1), |m, z| m.min(z));
+    if least <= T::int(0) {
+        return Err(Error::invalid(
+            "population",
+            "a class with prior 0 leaves no sphere inside the confusions",
+        ));
+    }
+    Sphere::new(DVector::from_vec(center), least / (T::int(4) * kt))
 }

@@ -16,6 +16,8 @@
 
 mod binary_finite;
 mod binary_synthetic;
+pub mod build;
+pub mod csv_file;
 mod multiclass;
 mod pair_blocks;
 

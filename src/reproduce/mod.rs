@@ -78,6 +78,11 @@ pub struct Row {
     /// conditioning of Alg. 1's estimator (max(1, κ)).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conditioned_ratio: Option<f64>,
+    /// Query-count rows: trials whose searches met a tie (a plateau), after
+    /// which golden section finishes by halving (so its count may exceed
+    /// ⌈log_φ(L/ε)⌉ + 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tied_trials: Option<usize>,
     /// MPFR runs: ‖elicited − elicited at f64‖∞ for the same row.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub f64_difference: Option<f64>,
@@ -109,6 +114,7 @@ impl Row {
             violations: None,
             instance_ratio: None,
             conditioned_ratio: None,
+            tied_trials: None,
             f64_difference: None,
             note: String::new(),
         }
@@ -123,39 +129,19 @@ pub fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Maps `f` over `items` on all available cores (scoped threads), keeping
-/// the order; the first error wins.
+/// Maps `f` over `items` in parallel on rayon's work-stealing pool (all
+/// cores, or `--jobs N`), keeping the order; the first error wins. Every
+/// sweep gives each item its own seeded generator, so the result does not
+/// depend on the number of threads.
 ///
 /// # Errors
 /// The first error any call returned.
 pub fn parallel_map<I: Sync, R: Send>(
     items: &[I],
-    f: impl Fn(&I) -> crate::Result<R> + Sync,
+    f: impl Fn(&I) -> crate::Result<R> + Sync + Send,
 ) -> crate::Result<Vec<R>> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len().max(1));
-    let chunk = items.len().div_ceil(threads.max(1)).max(1);
-    let f = &f;
-    let parts: Vec<crate::Result<Vec<R>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(f).collect::<crate::Result<Vec<R>>>()))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(crate::Error::invalid("worker", "a worker thread panicked"))
-                })
-            })
-            .collect()
-    });
-    let mut out = Vec::with_capacity(items.len());
-    for part in parts {
-        out.extend(part?);
-    }
-    Ok(out)
+    use rayon::prelude::*;
+    items.par_iter().map(f).collect()
 }
 
 /// Settings shared by every reproduction.

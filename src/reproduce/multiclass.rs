@@ -221,25 +221,8 @@ pub fn sphere<T: Scalar>(k: usize) -> Result<Sphere<T>> {
     sphere_for(&population::<T>(k)?)
 }
 
-/// The sphere of [`sphere`] for any population: o_ij = ζᵢ/k, λ = min ζᵢ/(4k).
-///
-/// # Errors
-/// Only on internal failure.
-pub fn sphere_for<T: Scalar, P: MulticlassPopulation<T> + ?Sized>(pop: &P) -> Result<Sphere<T>> {
-    let k = pop.classes();
-    let priors = pop.priors();
-    let kt = T::int(k as i64);
-    let mut center = Vec::with_capacity(k * k - k);
-    for (i, zeta) in priors.iter().enumerate() {
-        for j in 0..k {
-            if i != j {
-                center.push(zeta.clone() / kt.clone());
-            }
-        }
-    }
-    let least = priors.iter().cloned().fold(T::int(1), |m, z| m.min(z));
-    Sphere::new(DVector::from_vec(center), least / (T::int(4) * kt))
-}
+/// The §6.1 sphere of 002 Table 3 (see [`off_diagonal_sphere`]).
+pub use crate::geometry::sphere::off_diagonal_sphere as sphere_for;
 
 fn unit<T: Scalar>(v: &[f64]) -> DVector<T> {
     let a = DVector::from_iterator(v.len(), v.iter().map(|x| T::from_f64_exact(*x)));
@@ -708,8 +691,39 @@ fn theorem1_on<T: Scalar, P: MulticlassPopulation<T> + Sync>(
 /// # Errors
 /// Propagates elicitation failures.
 pub fn theorem2<T: Scalar>(sweep: &Sweep, general: bool) -> Result<Vec<Row>> {
+    theorem2_with::<T>(
+        sweep,
+        if general {
+            LpmeVariant::General
+        } else {
+            LpmeVariant::Lpm
+        },
+    )
+}
+
+/// Which LPME a Thm. 2 sweep checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LpmeVariant {
+    /// 002 Alg. 2: negative metrics, orthant known, 2 forward cycles.
+    Lpm,
+    /// 001 App. A: any signs, orthant detected, 4 forward cycles.
+    General,
+    /// The general LPME with the angles in reverse order and one cycle.
+    Reverse,
+}
+
+/// 002 Thm. 2 for `variant` (see [`theorem2`]).
+///
+/// # Errors
+/// Propagates elicitation failures.
+pub fn theorem2_with<T: Scalar>(sweep: &Sweep, variant: LpmeVariant) -> Result<Vec<Row>> {
     let eps = T::ratio(sweep.eps.0, sweep.eps.1);
-    let table = if general { "002-thm2-lpme" } else { "002-thm2" };
+    let general = variant != LpmeVariant::Lpm;
+    let table = match variant {
+        LpmeVariant::Lpm => "002-thm2",
+        LpmeVariant::General => "002-thm2-lpme",
+        LpmeVariant::Reverse => "002-thm2-lpme-reverse",
+    };
     let spheres = sweep
         .ks
         .iter()
@@ -741,13 +755,21 @@ pub fn theorem2<T: Scalar>(sweep: &Sweep, general: bool) -> Result<Vec<Row>> {
             let settings = LpmeSettings {
                 eps: eps.clone(),
                 strategy,
-                cycles: if general { 4 } else { 2 },
+                cycles: match variant {
+                    LpmeVariant::Lpm => 2,
+                    LpmeVariant::General => 4,
+                    LpmeVariant::Reverse => 1,
+                },
                 orthant: if general {
                     Orthant::Detect
                 } else {
                     Orthant::Known(vec![Sign::Negative; q])
                 },
-                order: AngleOrder::Paper,
+                order: if variant == LpmeVariant::Reverse {
+                    AngleOrder::Reverse
+                } else {
+                    AngleOrder::Paper
+                },
                 stop_early: false,
             };
             let est = lpme(s, &mut oracle, &settings)?;
@@ -870,6 +892,138 @@ pub fn query_counts<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
+/// One LPME configuration of [`lpme_efficiency`].
+struct LpmeConfig {
+    name: &'static str,
+    strategy: Strategy,
+    order: AngleOrder,
+    cycles: usize,
+    stop_early: bool,
+    /// ε as a fraction of the paper's (1 = the paper's ε).
+    eps_divisor: i64,
+}
+
+/// LPME per strategy, angle order and cycles at the paper's accuracy
+/// (001 App. A, ε = 0.01, random unit metrics of any signs, exact oracle),
+/// on the 002 §6.1 spheres for q = 6, 12, 20: mean and largest query
+/// counts, the search queries (without the q orthant queries) against the
+/// lower bound (q − 1)·log₂((π/2)/ε) at the paper's ε and at the setting's
+/// own ε, and the mean and worst ‖a − â‖₂ beside the paper setting's.
+///
+/// # Errors
+/// Propagates elicitation failures.
+pub fn lpme_efficiency<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
+    let configs = [
+        LpmeConfig {
+            name: "paper: ShrinkInterval, forward, 4 cycles",
+            strategy: Strategy::Paper,
+            order: AngleOrder::Paper,
+            cycles: 4,
+            stop_early: false,
+            eps_divisor: 1,
+        },
+        LpmeConfig {
+            name: "golden, forward, 4 cycles",
+            strategy: Strategy::Golden,
+            order: AngleOrder::Paper,
+            cycles: 4,
+            stop_early: false,
+            eps_divisor: 1,
+        },
+        LpmeConfig {
+            name: "golden, forward, until no angle moves (<= 4 cycles)",
+            strategy: Strategy::Golden,
+            order: AngleOrder::Paper,
+            cycles: 4,
+            stop_early: true,
+            eps_divisor: 1,
+        },
+        LpmeConfig {
+            name: "golden, reverse, 1 cycle",
+            strategy: Strategy::Golden,
+            order: AngleOrder::Reverse,
+            cycles: 1,
+            stop_early: false,
+            eps_divisor: 1,
+        },
+        LpmeConfig {
+            name: "golden, reverse, 1 cycle, eps/2",
+            strategy: Strategy::Golden,
+            order: AngleOrder::Reverse,
+            cycles: 1,
+            stop_early: false,
+            eps_divisor: 2,
+        },
+        LpmeConfig {
+            name: "adaptive, reverse, 1 cycle, eps/2",
+            strategy: Strategy::Adaptive,
+            order: AngleOrder::Reverse,
+            cycles: 1,
+            stop_early: false,
+            eps_divisor: 2,
+        },
+    ];
+    let paper_eps = T::ratio(1, 100);
+    let mut cells = Vec::new();
+    for k in [3usize, 4, 5] {
+        for c in 0..configs.len() {
+            cells.push((k, c));
+        }
+    }
+    let rows = super::parallel_map(&cells, |&(k, c)| {
+        let config = &configs[c];
+        let s = sphere::<T>(k)?;
+        let q = s.dim();
+        let eps = T::ratio(1, 100 * config.eps_divisor);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (mut total, mut max, mut worst, mut sum_error) = (0usize, 0usize, 0f64, 0f64);
+        for _ in 0..trials {
+            let raw: Vec<f64> = (0..q).map(|_| rng.random_range(-1.0..1.0)).collect();
+            let truth = unit::<T>(&raw);
+            let t = truth.clone();
+            let mut oracle = Counted::new(Simulated::new(move |z: &DVector<T>| {
+                crate::scalar::dot(&t, z)
+            }));
+            let settings = LpmeSettings {
+                eps: eps.clone(),
+                strategy: config.strategy,
+                cycles: config.cycles,
+                orthant: Orthant::Detect,
+                order: config.order,
+                stop_early: config.stop_early,
+            };
+            let est = lpme(&s, &mut oracle, &settings)?;
+            total += oracle.posed();
+            max = max.max(oracle.posed());
+            let error = f(&(truth - est.a).norm());
+            worst = worst.max(error);
+            sum_error += error;
+        }
+        let bound = (q - 1) as f64 * f(&lower_bound(&T::frac_pi_2(), &paper_eps)?);
+        let own = (q - 1) as f64 * f(&lower_bound(&T::frac_pi_2(), &eps)?);
+        let mut row = Row::new(
+            "002-lpme-efficient",
+            format!("q={q}: {}", config.name),
+            T::backend_name(),
+            config.strategy.name(),
+        );
+        row.queries = max;
+        row.error = worst;
+        row.worst_error = Some(worst);
+        row.trials = Some(trials);
+        row.bound = Some(bound);
+        row.note = format!(
+            "mean {:.1} queries (max {max}, of which {q} orthant); search queries / lower bound at the paper's eps {:.2}, at its own eps {:.2}; mean error {:.5}, worst {worst:.5}",
+            total as f64 / trials as f64,
+            (max - q) as f64 / bound,
+            (max - q) as f64 / own,
+            sum_error / trials as f64
+        );
+        Ok(row)
+    })?;
+    Ok(rows)
+}
+
 /// The 002 tables and theorem checks as [`Job`]s.
 pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let (search, trials, seed) = (o.search, o.trials, o.seed);
@@ -960,6 +1114,33 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
             false,
         ),
         job(
+            "002-thm2-lpme-reverse",
+            "002 Theorem 2 for the general LPME, angles in reverse order, one cycle",
+            EXPLAIN_002_THM2_REV,
+            Layout::Sweep,
+            Box::new(move || {
+                theorem2_with::<T>(
+                    &Sweep {
+                        trials,
+                        seed,
+                        ..Sweep::default()
+                    },
+                    LpmeVariant::Reverse,
+                )
+            }),
+            constants("fig-002-thm2-lpme-reverse-constants.svg"),
+            false,
+        ),
+        job(
+            "002-lpme-efficient",
+            "002: LPME in fewer queries (golden section, reverse angle order, one cycle)",
+            EXPLAIN_002_EFF,
+            Layout::Sweep,
+            Box::new(move || lpme_efficiency::<T>(trials.min(200), seed)),
+            None,
+            false,
+        ),
+        job(
             "002-queries",
             "002: queries of DLPM and LPME per strategy against the lower bound",
             EXPLAIN_002_Q,
@@ -978,6 +1159,8 @@ const EXPLAIN_002_T2: &str = "Rows marked 'softmax scores' rerun the paper's fou
 const EXPLAIN_002_T3: &str = "The printed true metrics are normalized to unit length. The sphere is centred at the confusion of the uniform random classifier with radius min zeta_i / (4k) (the paper's radius from its App. D is not in the text; with an exact oracle the result does not depend on it). Queries: 4 T ceil(log2((pi/2)/eps)) = 320 and 704.";
 const EXPLAIN_002_THM1: &str = "Random a* uniform on the simplex, 1000 per k, eps = 0.01, eps_Omega in {1e-6, 1e-4, 1e-3}, every adversary and strategy, on three population settings. pair-blocks: k - 1 copies of the 003 App. A problem (a = 5), one per face (1, i), so every face has the same shape for every k. pair-blocks-relative: the same with eps_Omega scaled by 2/(k(k - 1)), the factor by which a face's metric range shrinks (a_1 + a_i is about 2/k and the face's mass 1/(k - 1)), so the noise is the same fraction of what the oracle compares for every k. softmax: eta_i proportional to e^{p_i x}, p_i = 30 i/(k - 1), where other classes dilute each face more as k grows. Every trial is also checked against its own instance bound: for paper and adaptive the exact worst case over every eps_Omega-noisy oracle (all answers to in-band comparisons explored on each face, then the worst corner of the box of reachable m^), for golden the concave-face band (estimate within eps of {m : g(m) >= g(m*) - c eps_Omega/(a_1 + a_i)}, c = 6). No trial exceeds its bound, and the tested adversaries reach it (error/bound up to 1.00). The constant max ||a* - a^||inf/(eps + sqrt(eps_Omega)) grows with k at a fixed absolute eps_Omega, for two measured reasons. (1) Conditioning: a^_i = (1 - m^_i)/m^_i a^_1 then l1-normalization has |da^_i/dm^_i| = kappa_i = (1 - a_i)(a_1 + a_i)^2/a_1, exactly 1 for k = 2 and unbounded as a_1 -> 0 for k >= 3; the '/kappa' constants divide each trial by max(1, kappa). (2) Scale: with ||a*||_1 = 1 the metric differences on a face shrink like 1/k^2, so a fixed eps_Omega is a relative noise growing like k^2 and the face error like k. With both accounted for (pair-blocks-relative, /kappa) the constant is flat in k (about 2.6-3.1 at eps_Omega = 1e-4 and 4.1-5.4 at 1e-3 for k = 3..5, against 1.8-2.1 and 2.9-3.4 at k = 2). Thm 1's O() therefore hides a factor that depends on k and a*; the theorem does not claim otherwise, but its constant is not uniform in k for an absolute eps_Omega.";
 const EXPLAIN_002_THM2: &str = "1000 random unit metrics per k (negative for LPM, any signs for LPME), eps = 0.01, eps_Omega = 1e-4, every adversary and strategy. The observed constant levels off (k = 3..5) instead of growing with k.";
+const EXPLAIN_002_EFF: &str = "Along angle theta_j with the later angles fixed the linear metric is const + P_j (g_j cos theta_j + B_j sin theta_j), where P_j >= 0 and B_j depends only on the later angles; searching the angles in reverse order (theta_{q-1} first) therefore finds each angle's optimum in one pass, where the papers' forward order needs several cycles. Random unit metrics of any signs (200 per q), exact oracle, the 002 section 6.1 sphere, orthant detection (q queries) included in every count. The lower bound is (q - 1) log2((pi/2)/eps) comparisons for locating q - 1 angles to eps; 'at its own eps' uses the setting's eps. Golden section at the paper's eps in one reverse cycle uses about 9 % of the paper's queries but its worst error is larger than the paper setting's (each angle's eps error propagates to the earlier angles); at eps/2 its worst error is within 1e-4 of the paper setting's (smaller at q = 6, equal at q = 12, 0.0039 against 0.0038 at q = 20) with about 10 % of its queries. 'until no angle moves' stops after a cycle that moves no angle by more than eps.";
+const EXPLAIN_002_THM2_REV: &str = "The sweep of 002 Theorem 2 for the general LPME (1000 random unit metrics per k, eps = 0.01, eps_Omega = 1e-4, every adversary and strategy) with the angles in reverse order and one cycle. Compare the constants with the forward order's 4 cycles above: one pass has fewer in-band answers to go wrong, but no later cycle to correct an angle pushed off by the noise.";
 const EXPLAIN_002_Q: &str = "DLPM lower bound (k - 1) log2(1/eps); LPME lower bound (q - 1) log2((pi/2)/eps) for one pass. Golden section with the paper's 4 cycles reaches the paper's accuracy with about 2.8x fewer queries; fewer cycles lose accuracy (see the worst error in each note).";
 
 fn verdict(id: &str, rows: &[Row]) -> String {
@@ -1044,7 +1227,33 @@ fn verdict(id: &str, rows: &[Row]) -> String {
             }
             parts.join("; ")
         }
-        "002-thm2" | "002-thm2-lpme" | "002-queries" => {
+        "002-lpme-efficient" => {
+            let mut parts = Vec::new();
+            for q in ["q=6", "q=12", "q=20"] {
+                let find = |name: &str| rows.iter().find(|r| r.row == format!("{q}: {name}"));
+                let (Some(paper), Some(fast)) = (
+                    find("paper: ShrinkInterval, forward, 4 cycles"),
+                    find("golden, reverse, 1 cycle, eps/2"),
+                ) else {
+                    continue;
+                };
+                let qn: usize = q[2..].parse().unwrap_or(0);
+                // (q - 1) log2((pi/2)/(eps/2)) = the paper-eps bound + (q - 1).
+                let own = fast.bound.unwrap_or(1.0) + (qn - 1) as f64;
+                parts.push(format!(
+                    "{q}: {} queries ({:.0} % of the paper's {}), search/lower bound {:.2} (own eps {:.2}), worst error {:.4} vs the paper's {:.4}",
+                    fast.queries,
+                    100.0 * fast.queries as f64 / paper.queries as f64,
+                    paper.queries,
+                    (fast.queries - qn) as f64 / fast.bound.unwrap_or(1.0),
+                    (fast.queries - qn) as f64 / own,
+                    fast.error,
+                    paper.error
+                ));
+            }
+            format!("golden, reverse, one cycle at eps/2: {}", parts.join("; "))
+        }
+        "002-thm2" | "002-thm2-lpme" | "002-thm2-lpme-reverse" | "002-queries" => {
             let mut by_k = std::collections::BTreeMap::new();
             for r in rows {
                 let k = r.row.split([',', ' ']).next().unwrap_or("").to_string();

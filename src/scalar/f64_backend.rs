@@ -28,6 +28,10 @@ impl Backend for f64 {
         *self
     }
 
+    fn set_product(&mut self, x: &Self, y: &Self) {
+        *self = x * y;
+    }
+
     fn set_sum(&mut self, x: &Self, y: &Self) {
         *self = x + y;
     }

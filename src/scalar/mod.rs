@@ -74,6 +74,9 @@ pub trait Backend: Sized {
     /// `self := self·2^k`, in place (exact barring over/underflow; an
     /// exponent shift, no mantissa multiplication).
     fn mul_pow2_assign(&mut self, k: i32);
+
+    /// `self := x·y`, written into `self`'s storage.
+    fn set_product(&mut self, x: &Self, y: &Self);
 }
 
 /// The scalar every algorithm is generic over: a real field (simba's
@@ -154,6 +157,27 @@ impl<T> Scalar for T where
         + for<'a> DivAssign<&'a T>
         + 'static
 {
+}
+
+/// ⟨a, b⟩ for two equally long vectors, with in-place arithmetic (two
+/// numbers allocated in all, where a generic dot product allocates per
+/// entry at MPFR precision). For equal lengths only; extra entries are
+/// ignored.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::scalar::dot;
+/// use nalgebra::DVector;
+/// let a = DVector::from_vec(vec![1.0, 2.0, 3.0]);
+/// assert_eq!(dot(&a, &a), 14.0);
+/// ```
+pub fn dot<T: Scalar>(a: &nalgebra::DVector<T>, b: &nalgebra::DVector<T>) -> T {
+    let (mut sum, mut term) = (T::int(0), T::int(0));
+    for (x, y) in a.as_slice().iter().zip(b.as_slice()) {
+        term.set_product(x, y);
+        sum += &term;
+    }
+    sum
 }
 
 #[cold]

@@ -133,6 +133,10 @@ impl<const P: u32> Backend for Mpfr<P> {
     fn mul_pow2_assign(&mut self, k: i32) {
         self.0 <<= k;
     }
+
+    fn set_product(&mut self, x: &Self, y: &Self) {
+        rug::Assign::assign(&mut self.0, &x.0 * &y.0);
+    }
 }
 
 impl<const P: u32> fmt::Debug for Mpfr<P> {

@@ -1,0 +1,687 @@
+//! Running a procedure from a spec: `run` (a simulated or recorded oracle),
+//! `ask` (a person), `replay` (a transcript), written once for every
+//! procedure and every precision.
+//!
+//! * the procedure comes from the registry ([`crate::elicit::registry`]) by
+//!   the spec's `procedure`, its settings from the spec
+//!   ([`Spec::settings`]), and the precision from `precision`
+//!   ([`run_family`] dispatches to `f64` or `Mpfr<BITS>`);
+//! * the oracle is built from the spec's `[oracle]` (exact or ε_Ω-noisy
+//!   with an adversary, a recorded transcript) or is the [`Person`] of
+//!   `ask`, behind [`Counted`] with the spec's budget and a transcript;
+//! * the result is one JSON object ([`Finished`]).
+//!
+//! # Transcripts
+//! A transcript is JSON lines: a header holding the spec, a SHA-256 of its
+//! canonical JSON, the folder it was read from, and the SHA-256 of every
+//! data file it reads (paths relative to the spec); then one line per query
+//! with both points (lossless), the answer and the noise-band flag, flushed
+//! as it is answered. [`replay`] refuses a transcript whose header was
+//! edited, whose data files changed, that does not match the queries asked,
+//! or that has answers left over; a resumed `ask` refuses a transcript
+//! recorded for another spec or other data, and drops a half-written last
+//! line with a warning.
+
+use crate::elicit::procedure::{Family, Procedure, Report, Search, View};
+use crate::elicit::registry;
+use crate::error::{Error, Result};
+use crate::oracle::{
+    Adversary, AlwaysWrong, Answer, Counted, Noisy, Oracle, Preference, QueryPoint, Record, Replay,
+    ReplayThen, Scripted, SeededRandom, Transcript,
+};
+use crate::scalar::Scalar;
+use crate::search::check_epsilon;
+use crate::spec::{Num, OracleSpec, Spec};
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The version written in transcript headers.
+pub const TRANSCRIPT_VERSION: u64 = 2;
+
+/// A question put to a person: the two classifiers and where the person is.
+#[derive(Debug, Clone)]
+pub struct Question<'a> {
+    /// 1-based number of the question, counting earlier sessions' answers.
+    pub number: usize,
+    /// About how many questions the whole elicitation takes.
+    pub expected: Option<usize>,
+    /// Classifier A.
+    pub first: &'a View,
+    /// Classifier B.
+    pub second: &'a View,
+}
+
+/// The person answering in `ask` (a terminal, a test script).
+pub trait Person {
+    /// Shows `question` and returns the answer, or `None` when the person
+    /// stops (quits or the input ends).
+    ///
+    /// # Errors
+    /// An I/O failure of the terminal.
+    fn ask(&mut self, question: &Question<'_>) -> Result<Option<Preference>>;
+
+    /// Shows a one-line notice (resuming, a dropped half-written line).
+    fn notice(&mut self, message: &str);
+}
+
+/// Where the answers come from.
+pub enum Mode<'a> {
+    /// The spec's oracle (simulated, or a transcript named in the spec);
+    /// optionally recording to a transcript file.
+    Run {
+        /// Record every query and answer here.
+        transcript: Option<PathBuf>,
+    },
+    /// A person, resuming from and recording to a transcript file.
+    Ask {
+        /// The transcript to resume from / record to.
+        transcript: Option<PathBuf>,
+        /// Who answers.
+        person: &'a mut dyn Person,
+    },
+    /// Answers from these records (see [`replay`]).
+    Replay {
+        /// The recorded answers.
+        records: Vec<Record>,
+    },
+}
+
+/// How a session ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finished {
+    /// The procedure finished: its result as JSON.
+    Done(Value),
+    /// The person stopped; every answer given is in the transcript.
+    Stopped {
+        /// Answers recorded so far (this session and earlier ones).
+        answered: usize,
+        /// The transcript holding them, if one was kept.
+        transcript: Option<PathBuf>,
+    },
+}
+
+/// Runs `spec` in `mode`: finds the procedure, dispatches the precision.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for an unknown procedure or precision, and
+/// whatever the procedure, its settings or the oracle report.
+pub fn execute(spec: &Spec, mode: Mode<'_>) -> Result<Finished> {
+    let entry = registry::find(&spec.procedure)?;
+    (entry.run)(spec, mode)
+}
+
+/// Re-runs the elicitation recorded in a transcript file and returns the
+/// identical result.
+///
+/// # Errors
+/// [`Error::MalformedTranscript`] for a header that was edited or does not
+/// parse, a data file whose content changed, or answers left over;
+/// [`Error::TranscriptMismatch`] naming the first query that differs.
+pub fn replay(path: &Path) -> Result<Value> {
+    let file = read_transcript(path, false)?;
+    let spec = file.spec.ok_or_else(|| Error::MalformedTranscript {
+        line: 1,
+        reason: format!("{} has no header line with the spec", path.display()),
+    })?;
+    let total = file.records.len();
+    match execute(
+        &spec,
+        Mode::Replay {
+            records: file.records,
+        },
+    )? {
+        Finished::Done(value) => {
+            let used = value.get("queries").and_then(Value::as_u64).unwrap_or(0) as usize;
+            if used < total {
+                return Err(Error::MalformedTranscript {
+                    line: used + 2,
+                    reason: format!(
+                        "{}: the procedure finished after {used} answers but the transcript has {total} (answers left over from another run?)",
+                        path.display()
+                    ),
+                });
+            }
+            Ok(value)
+        }
+        Finished::Stopped { .. } => Err(Error::MalformedTranscript {
+            line: total + 1,
+            reason: format!(
+                "{}: the transcript stops before the procedure does",
+                path.display()
+            ),
+        }),
+    }
+}
+
+/// The precisions a spec may name.
+fn precision_bits(spec: &Spec) -> Result<Option<u32>> {
+    let precision = spec.precision.as_str();
+    if precision == "f64" {
+        return Ok(None);
+    }
+    let bits = precision
+        .strip_prefix("mpfr:")
+        .and_then(|b| b.parse::<u32>().ok())
+        .ok_or_else(|| {
+            Error::invalid(
+                "precision",
+                format!("{precision:?} is not f64 or mpfr:BITS (BITS = 64, 128, 256, 512 or 1024)"),
+            )
+        })?;
+    if ![64, 128, 256, 512, 1024].contains(&bits) {
+        return Err(Error::invalid(
+            "precision",
+            format!("mpfr:{bits} is not built in (use 64, 128, 256, 512 or 1024)"),
+        ));
+    }
+    Ok(Some(bits))
+}
+
+/// Runs a procedure family at the spec's precision: the one place where a
+/// precision name becomes a type.
+///
+/// # Errors
+/// As [`execute`].
+pub fn run_family<F: Family>(spec: &Spec, mode: Mode<'_>) -> Result<Finished> {
+    match precision_bits(spec)? {
+        None => run_at::<f64, F::At<f64>>(spec, mode),
+        Some(bits) => run_mpfr::<F>(spec, mode, bits),
+    }
+}
+
+#[cfg(feature = "mpfr")]
+fn run_mpfr<F: Family>(spec: &Spec, mode: Mode<'_>, bits: u32) -> Result<Finished> {
+    use crate::scalar::Mpfr;
+    match bits {
+        64 => run_at::<Mpfr<64>, F::At<Mpfr<64>>>(spec, mode),
+        128 => run_at::<Mpfr<128>, F::At<Mpfr<128>>>(spec, mode),
+        256 => run_at::<Mpfr<256>, F::At<Mpfr<256>>>(spec, mode),
+        512 => run_at::<Mpfr<512>, F::At<Mpfr<512>>>(spec, mode),
+        _ => run_at::<Mpfr<1024>, F::At<Mpfr<1024>>>(spec, mode),
+    }
+}
+
+#[cfg(not(feature = "mpfr"))]
+#[allow(clippy::extra_unused_type_parameters)] // the same signature as with the feature
+fn run_mpfr<F: Family>(_: &Spec, _: Mode<'_>, bits: u32) -> Result<Finished> {
+    Err(Error::invalid(
+        "precision",
+        format!("mpfr:{bits} needs a build with the MPFR feature: cargo run --release --features mpfr -- ..."),
+    ))
+}
+
+/// The person as an oracle over a procedure's points.
+struct PersonOracle<'a, 'p, T: Scalar, P: Procedure<T>> {
+    procedure: &'a P,
+    person: &'a mut (dyn Person + 'p),
+    number: usize,
+    expected: Option<usize>,
+    _t: std::marker::PhantomData<T>,
+}
+
+impl<T: Scalar, P: Procedure<T>> Oracle<P::Point> for PersonOracle<'_, '_, T, P> {
+    fn compare(&mut self, x: &P::Point, y: &P::Point) -> Result<Answer> {
+        self.number += 1;
+        let (first, second) = (self.procedure.present(x), self.procedure.present(y));
+        let question = Question {
+            number: self.number,
+            expected: self.expected,
+            first: &first,
+            second: &second,
+        };
+        match self.person.ask(&question)? {
+            Some(preference) => Ok(Answer::plain(preference)),
+            None => Err(Error::OracleStopped {
+                reason: "the person stopped".into(),
+            }),
+        }
+    }
+}
+
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |e| Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The spec as stored in a header: data paths relative to the spec's
+/// folder.
+fn header_spec(spec: &Spec) -> Value {
+    let mut stored = spec.clone();
+    let base = spec.base_dir();
+    stored.relativize_paths(&base);
+    serde_json::to_value(&stored).unwrap_or(Value::Null)
+}
+
+/// The transcript header of `spec`.
+///
+/// # Errors
+/// [`Error::Io`] when a data file cannot be read for its hash.
+pub fn header(spec: &Spec) -> Result<Value> {
+    let stored = header_spec(spec);
+    let mut files = Vec::new();
+    let base = spec.base_dir();
+    for path in spec.population.files() {
+        let bytes = std::fs::read(path).map_err(io_error(path))?;
+        let relative = path.strip_prefix(&base).unwrap_or(path);
+        files.push(json!({
+            "path": relative.display().to_string(),
+            "sha256": sha256_hex(&bytes),
+        }));
+    }
+    Ok(json!({
+        "header": {
+            "elicit_transcript": TRANSCRIPT_VERSION,
+            "spec": stored,
+            "spec_sha256": sha256_hex(stored.to_string().as_bytes()),
+            "spec_dir": base.display().to_string(),
+            "files": files,
+        }
+    }))
+}
+
+/// A transcript file read back.
+#[derive(Debug)]
+pub struct TranscriptFile {
+    /// The spec of its header (paths resolved), if it has one.
+    pub spec: Option<Spec>,
+    /// The header as written.
+    pub header: Option<Value>,
+    /// The recorded answers.
+    pub records: Vec<Record>,
+    /// Whether a half-written last line was dropped.
+    pub dropped_partial_line: bool,
+}
+
+/// Reads a transcript file and checks its header: the spec's hash, and the
+/// hash of every data file (resolved against the recorded spec folder, or
+/// the transcript's folder when that no longer exists). With `lenient`, a
+/// half-written last line (no final newline) is dropped instead of refused.
+///
+/// # Errors
+/// [`Error::Io`], [`Error::MalformedTranscript`] naming the line and what
+/// differs.
+pub fn read_transcript(path: &Path, lenient: bool) -> Result<TranscriptFile> {
+    let mut text = std::fs::read_to_string(path).map_err(io_error(path))?;
+    let mut dropped_partial_line = false;
+    if lenient && !text.is_empty() && !text.ends_with('\n') {
+        if let Some(last) = text.lines().last() {
+            if serde_json::from_str::<Value>(last).is_err() {
+                let keep = text.len() - last.len();
+                text.truncate(keep);
+                dropped_partial_line = true;
+            }
+        }
+    }
+    let (header, records) = Transcript::read(&text).map_err(|e| match e {
+        Error::MalformedTranscript { line, reason } => Error::MalformedTranscript {
+            line,
+            reason: format!("{}: {reason}", path.display()),
+        },
+        other => other,
+    })?;
+    let bad = |reason: String| Error::MalformedTranscript {
+        line: 1,
+        reason: format!("{}: {reason}", path.display()),
+    };
+    let spec = match &header {
+        None => None,
+        Some(h) => {
+            let stored = h.get("spec").cloned().unwrap_or(Value::Null);
+            let mut spec: Spec = serde_json::from_value(stored.clone())
+                .map_err(|e| bad(format!("the header's spec does not parse: {e}")))?;
+            let recorded = h.get("spec_sha256").and_then(Value::as_str);
+            if recorded != Some(sha256_hex(stored.to_string().as_bytes()).as_str()) {
+                return Err(bad(
+                    "the header's spec was edited after recording (its hash does not match); record a new transcript".into(),
+                ));
+            }
+            let spec_dir = h
+                .get("spec_dir")
+                .and_then(Value::as_str)
+                .map(PathBuf::from)
+                .filter(|d| d.is_dir())
+                .or_else(|| path.parent().map(Path::to_path_buf))
+                .unwrap_or_default();
+            spec.resolve_paths(&spec_dir);
+            for file in h
+                .get("files")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let rel = file.get("path").and_then(Value::as_str).unwrap_or("");
+                let want = file.get("sha256").and_then(Value::as_str).unwrap_or("");
+                let full = spec_dir.join(rel);
+                let bytes = std::fs::read(&full).map_err(|e| {
+                    bad(format!("data file {} cannot be read: {e}", full.display()))
+                })?;
+                if sha256_hex(&bytes) != want {
+                    return Err(bad(format!(
+                        "data file {} changed since the transcript was recorded",
+                        full.display()
+                    )));
+                }
+            }
+            Some(spec)
+        }
+    };
+    Ok(TranscriptFile {
+        spec,
+        header,
+        records,
+        dropped_partial_line,
+    })
+}
+
+/// A fresh transcript file holding `spec`'s header line.
+fn new_transcript(spec: &Spec, path: &Path) -> Result<Transcript> {
+    let header = header(spec)?;
+    let mut f = std::fs::File::create(path).map_err(io_error(path))?;
+    writeln!(f, "{header}").map_err(io_error(path))?;
+    f.flush().map_err(io_error(path))?;
+    Ok(Transcript::writing_to(Box::new(f)))
+}
+
+/// The first difference between two JSON values, as `field: a vs b`.
+fn first_difference(path: &str, a: &Value, b: &Value) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            keys.into_iter().find_map(|k| {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                first_difference(
+                    &p,
+                    x.get(k).unwrap_or(&Value::Null),
+                    y.get(k).unwrap_or(&Value::Null),
+                )
+            })
+        }
+        _ if a == b => None,
+        _ => Some(format!("{path}: {a} in the transcript, {b} in the spec")),
+    }
+}
+
+/// The adversary a simulated oracle's spec names, over points `Q`.
+fn adversary<'a, T: Scalar, P: Procedure<T>>(
+    spec: &Spec,
+    procedure: &'a P,
+    truth: &'a P::Truth,
+) -> Result<Box<dyn Adversary<P::Point> + 'a>> {
+    let OracleSpec::Simulated {
+        adversary,
+        seed,
+        script,
+        ..
+    } = &spec.oracle
+    else {
+        return Ok(Box::new(AlwaysWrong));
+    };
+    Ok(match adversary.as_deref().unwrap_or("random") {
+        "always-wrong" => Box::new(AlwaysWrong),
+        "push-away" => Box::new(PushAwayAdversary { procedure, truth }),
+        "scripted" => Box::new(Scripted::new(hex_bytes(script.as_deref().unwrap_or(""))?)),
+        _ => Box::new(SeededRandom::new(*seed)),
+    })
+}
+
+/// The push-away adversary over a procedure's distance to the optimum.
+struct PushAwayAdversary<'a, T: Scalar, P: Procedure<T>> {
+    procedure: &'a P,
+    truth: &'a P::Truth,
+}
+
+impl<T: Scalar, P: Procedure<T>> Adversary<P::Point> for PushAwayAdversary<'_, T, P> {
+    fn answer(&mut self, x: &P::Point, y: &P::Point, truth: Preference) -> Result<Preference> {
+        let distance = |p: &P::Point| {
+            self.procedure.distance(self.truth, p).ok_or_else(|| {
+                Error::invalid(
+                    "oracle.adversary",
+                    "push-away needs a single optimum, and this procedure searches several (use always-wrong, random or scripted)",
+                )
+            })
+        };
+        let (dx, dy) = (distance(x)?, distance(y)?);
+        Ok(if dx == dy {
+            truth
+        } else {
+            Preference::from(dx > dy)
+        })
+    }
+}
+
+/// Decodes a hex script (whitespace ignored).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `oracle.script`.
+pub fn hex_bytes(script: &str) -> Result<Vec<u8>> {
+    let clean: String = script.chars().filter(|c| !c.is_whitespace()).collect();
+    if !clean.len().is_multiple_of(2) {
+        return Err(Error::invalid("oracle.script", "hex string of odd length"));
+    }
+    (0..clean.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(&clean[i..i + 2], 16).map_err(|_| {
+                Error::invalid("oracle.script", format!("not hex: {:?}", &clean[i..i + 2]))
+            })
+        })
+        .collect()
+}
+
+/// Runs procedure `P` at precision `T`.
+fn run_at<T: Scalar, P: Procedure<T>>(spec: &Spec, mode: Mode<'_>) -> Result<Finished>
+where
+    P::Point: QueryPoint,
+{
+    let eps: T = spec.epsilon()?.to_scalar("epsilon")?;
+    check_epsilon(&eps)?;
+    let strategy = spec.strategy_or(P::default_strategy())?;
+    let settings: P::Settings = spec.settings()?;
+    let procedure = P::new(settings, Search { eps, strategy }, &spec.population)?;
+    let truth = match &spec.oracle {
+        OracleSpec::Simulated { metric, .. } => Some(procedure.truth(metric)?),
+        _ => None,
+    };
+    if let (
+        OracleSpec::Simulated {
+            adversary: Some(a), ..
+        },
+        Mode::Run { .. },
+    ) = (&spec.oracle, &mode)
+    {
+        if a == "push-away" && !P::SINGLE_OPTIMUM {
+            return Err(Error::invalid(
+                "oracle.adversary",
+                format!("push-away needs a single optimum, and {} searches several (use always-wrong, random or scripted)", spec.procedure),
+            ));
+        }
+    }
+    let expected = procedure.expected_queries();
+
+    let mut transcript_path = None;
+    let mut recorded = 0;
+    let (oracle, transcript): (Box<dyn Oracle<P::Point> + '_>, Option<Transcript>) = match mode {
+        Mode::Replay { records } => (Box::new(Replay::new(records)), None),
+        Mode::Run { transcript } => {
+            let t = transcript
+                .as_deref()
+                .map(|path| new_transcript(spec, path))
+                .transpose()?;
+            transcript_path = transcript;
+            let oracle: Box<dyn Oracle<P::Point> + '_> = match (&spec.oracle, &truth) {
+                (OracleSpec::Simulated { eps_omega, .. }, Some(truth)) => {
+                    let eps_omega: T = eps_omega
+                        .clone()
+                        .unwrap_or(Num::Float(0.0))
+                        .to_scalar("oracle.eps_omega")?;
+                    let procedure = &procedure;
+                    Box::new(Noisy::new(
+                        move |p: &P::Point| procedure.value(truth, p),
+                        eps_omega,
+                        adversary(spec, procedure, truth)?,
+                    )?)
+                }
+                (OracleSpec::Replay { transcript }, _) => {
+                    let file = read_transcript(transcript, false)?;
+                    Box::new(Replay::new(file.records))
+                }
+                _ => {
+                    return Err(Error::invalid(
+                        "oracle.kind",
+                        "a person answers through `elicit ask`, not `elicit run`",
+                    ))
+                }
+            };
+            (oracle, t)
+        }
+        Mode::Ask { transcript, person } => {
+            let (records, t) = match &transcript {
+                Some(path) if path.exists() => resume(spec, path, person)?,
+                Some(path) => (Vec::new(), Some(new_transcript(spec, path)?)),
+                None => (Vec::new(), None),
+            };
+            recorded = records.len();
+            transcript_path = transcript;
+            let person = PersonOracle {
+                procedure: &procedure,
+                person,
+                number: recorded,
+                expected,
+                _t: std::marker::PhantomData,
+            };
+            let oracle: Box<dyn Oracle<P::Point> + '_> = if records.is_empty() {
+                Box::new(person)
+            } else {
+                Box::new(ReplayThen::new(records, person))
+            };
+            (oracle, t)
+        }
+    };
+    let mut counted = Counted::new(oracle);
+    if let Some(budget) = spec.budget {
+        counted = counted.with_budget(budget)?;
+    }
+    if let Some(t) = transcript {
+        counted = counted.with_transcript(t);
+    }
+    let estimate = match procedure.elicit(&mut counted) {
+        Ok(estimate) => estimate,
+        Err(e) if matches!(e.root_cause(), Error::OracleStopped { .. }) => {
+            return Ok(Finished::Stopped {
+                answered: counted.queries().max(recorded),
+                transcript: transcript_path,
+            })
+        }
+        Err(e) => return Err(e),
+    };
+    let report = procedure.report(&estimate, truth.as_ref());
+    Ok(Finished::Done(assemble::<T, P, _>(
+        spec, strategy, &counted, report,
+    )))
+}
+
+/// Resumes an `ask` session from an existing transcript.
+fn resume(
+    spec: &Spec,
+    path: &Path,
+    person: &mut dyn Person,
+) -> Result<(Vec<Record>, Option<Transcript>)> {
+    let file = read_transcript(path, true)?;
+    let header = header(spec)?;
+    let recorded = file
+        .header
+        .as_ref()
+        .map(|h| h.get("spec").cloned().unwrap_or(Value::Null));
+    let current = header["header"]["spec"].clone();
+    if let Some(diff) = recorded
+        .as_ref()
+        .and_then(|r| first_difference("", r, &current))
+    {
+        return Err(Error::invalid(
+            "transcript",
+            format!(
+                "{} was recorded for a different spec ({diff}); use another file",
+                path.display()
+            ),
+        ));
+    }
+    if recorded.is_none() {
+        return Err(Error::invalid(
+            "transcript",
+            format!("{} has no header; use another file", path.display()),
+        ));
+    }
+    if file.dropped_partial_line {
+        person.notice(&format!(
+            "warning: dropped a half-written last line of {} (the session was killed while writing it)",
+            path.display()
+        ));
+        let text = std::fs::read_to_string(path).map_err(io_error(path))?;
+        let keep = text.rfind('\n').map_or(0, |i| i + 1);
+        std::fs::write(path, &text[..keep]).map_err(io_error(path))?;
+    }
+    let n = file.records.len();
+    person.notice(&format!(
+        "resuming: {n} answers already recorded in {}",
+        path.display()
+    ));
+    let f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(io_error(path))?;
+    Ok((file.records, Some(Transcript::appending_to(Box::new(f), n))))
+}
+
+/// The result object.
+fn assemble<T: Scalar, P: Procedure<T>, O>(
+    spec: &Spec,
+    strategy: crate::search::Strategy,
+    counted: &Counted<O>,
+    report: Report,
+) -> Value {
+    let mut out = Map::new();
+    out.insert("procedure".into(), json!(spec.procedure));
+    out.insert("precision".into(), json!(T::backend_name()));
+    out.insert("search".into(), json!(strategy.name()));
+    out.insert("queries".into(), json!(counted.queries()));
+    out.insert("known_answers".into(), json!(counted.known()));
+    out.insert("in_band_queries".into(), json!(counted.in_band_queries()));
+    out.insert("elicited".into(), report.elicited);
+    out.insert("elicited_exact".into(), report.elicited_exact);
+    out.insert("in_words".into(), json!(report.words));
+    if !report.consistent.is_null() {
+        out.insert("consistent".into(), report.consistent);
+    }
+    out.insert(
+        "warnings".into(),
+        serde_json::to_value(&report.warnings).unwrap_or(Value::Null),
+    );
+    if let Some(t) = report.truth {
+        out.insert("truth".into(), t);
+    }
+    if let Some(e) = report.error {
+        out.insert("error".into(), json!(e));
+        out.insert("error_measure".into(), json!(P::ERROR));
+    }
+    for (k, v) in report.details {
+        out.insert(k, v);
+    }
+    Value::Object(out)
+}
