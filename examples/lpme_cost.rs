@@ -49,4 +49,6 @@ fn main() {
             println!("ratio mpfr:256 / f64: {:.1}", mpfr / f);
         }
     }
+    #[cfg(not(feature = "mpfr"))]
+    let _ = f64_time;
 }

@@ -205,14 +205,17 @@ fn reproduce_at_precision(
     out: &Path,
     command: &str,
 ) -> Result<(), Error> {
-    let sections = match precision {
-        "f64" => cli::reproduce::run_at::<f64>(o)?,
-        other => mpfr_sections(o, other)?,
+    let bits = metric_elicitation::scalar::precision_bits(precision, "--precision")?;
+    #[cfg(not(feature = "mpfr"))]
+    if let Some(bits) = bits {
+        // Refused before anything is computed or created.
+        return mpfr_sections(o, bits).map(|_| ());
+    }
+    prepare_out(out)?;
+    let sections = match bits {
+        None => cli::reproduce::run_at::<f64>(o)?,
+        Some(bits) => mpfr_sections(o, bits)?,
     };
-    std::fs::create_dir_all(out).map_err(|e| Error::Io {
-        path: out.display().to_string(),
-        message: e.to_string(),
-    })?;
     let write = |name: &str, text: String| {
         let path = out.join(name);
         std::fs::write(&path, text).map_err(|e| Error::Io {
@@ -237,26 +240,42 @@ fn reproduce_at_precision(
     Ok(())
 }
 
+/// Checks before any computing that `out` is (or can be made) a writable
+/// folder.
+fn prepare_out(out: &Path) -> Result<(), Error> {
+    let io = |message: String| Error::Io {
+        path: out.display().to_string(),
+        message,
+    };
+    if out.exists() && !out.is_dir() {
+        return Err(io(
+            "is an existing file; --out needs a folder for report.md, results.json and the figures"
+                .into(),
+        ));
+    }
+    std::fs::create_dir_all(out).map_err(|e| io(format!("cannot create the folder: {e}")))?;
+    let probe = out.join(".elicit-write-check");
+    std::fs::write(&probe, b"").map_err(|e| io(format!("not writable: {e}")))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 #[cfg(feature = "mpfr")]
-fn mpfr_sections(o: &Options, precision: &str) -> Result<Vec<reproduce::Section>, Error> {
+fn mpfr_sections(o: &Options, bits: u32) -> Result<Vec<reproduce::Section>, Error> {
     use metric_elicitation::scalar::Mpfr;
-    match precision {
-        "mpfr:64" => cli::reproduce::run_at::<Mpfr<64>>(o),
-        "mpfr:128" => cli::reproduce::run_at::<Mpfr<128>>(o),
-        "mpfr:256" => cli::reproduce::run_at::<Mpfr<256>>(o),
-        "mpfr:512" => cli::reproduce::run_at::<Mpfr<512>>(o),
-        "mpfr:1024" => cli::reproduce::run_at::<Mpfr<1024>>(o),
-        other => Err(Error::invalid(
-            "--precision",
-            format!("{other:?} is not f64 or mpfr:64|128|256|512|1024"),
-        )),
+    match bits {
+        64 => cli::reproduce::run_at::<Mpfr<64>>(o),
+        128 => cli::reproduce::run_at::<Mpfr<128>>(o),
+        256 => cli::reproduce::run_at::<Mpfr<256>>(o),
+        512 => cli::reproduce::run_at::<Mpfr<512>>(o),
+        _ => cli::reproduce::run_at::<Mpfr<1024>>(o),
     }
 }
 
 #[cfg(not(feature = "mpfr"))]
-fn mpfr_sections(_: &Options, precision: &str) -> Result<Vec<reproduce::Section>, Error> {
+fn mpfr_sections(_: &Options, bits: u32) -> Result<Vec<reproduce::Section>, Error> {
     Err(Error::invalid(
         "--precision",
-        format!("{precision} needs the MPFR feature: cargo run --release --features mpfr -- reproduce --precision {precision}"),
+        format!("mpfr:{bits} needs the MPFR feature: cargo run --release --features mpfr -- reproduce --precision mpfr:{bits}"),
     ))
 }

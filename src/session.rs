@@ -155,37 +155,13 @@ pub fn replay(path: &Path) -> Result<Value> {
     }
 }
 
-/// The precisions a spec may name.
-fn precision_bits(spec: &Spec) -> Result<Option<u32>> {
-    let precision = spec.precision.as_str();
-    if precision == "f64" {
-        return Ok(None);
-    }
-    let bits = precision
-        .strip_prefix("mpfr:")
-        .and_then(|b| b.parse::<u32>().ok())
-        .ok_or_else(|| {
-            Error::invalid(
-                "precision",
-                format!("{precision:?} is not f64 or mpfr:BITS (BITS = 64, 128, 256, 512 or 1024)"),
-            )
-        })?;
-    if ![64, 128, 256, 512, 1024].contains(&bits) {
-        return Err(Error::invalid(
-            "precision",
-            format!("mpfr:{bits} is not built in (use 64, 128, 256, 512 or 1024)"),
-        ));
-    }
-    Ok(Some(bits))
-}
-
 /// Runs a procedure family at the spec's precision: the one place where a
 /// precision name becomes a type.
 ///
 /// # Errors
 /// As [`execute`].
 pub fn run_family<F: Family>(spec: &Spec, mode: Mode<'_>) -> Result<Finished> {
-    match precision_bits(spec)? {
+    match crate::scalar::precision_bits(&spec.precision, "precision")? {
         None => run_at::<f64, F::At<f64>>(spec, mode),
         Some(bits) => run_mpfr::<F>(spec, mode, bits),
     }

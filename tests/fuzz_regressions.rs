@@ -39,3 +39,13 @@ fn search_diff_f64_mpfr_regressions() {
 fn qpme_regressions() {
     assert!(replay("qpme", metric_elicitation::fuzzing::quadratic::qpme_noisy) > 0);
 }
+
+#[test]
+fn cost_reward_regressions() {
+    assert!(
+        replay(
+            "cost_reward",
+            metric_elicitation::fuzzing::cost_reward::cost_reward
+        ) > 0
+    );
+}

@@ -11,6 +11,9 @@
 //!   trade-off alone (Alg. 5);
 //! * [`cubic`] — 000 §8: cubic metrics, by a fit of their gradient field;
 //! * [`quadratic_procedures`] — the 000 procedures behind [`procedure`];
+//! * [`ratios`] — the ratio searches DLPM and cost/reward share (a weight
+//!   at a time against a reference, with consistent boxes and warnings);
+//! * [`cost_reward`] — 004: Alg. 1, cost and reward infused DLPM;
 //! * [`procedure`] — the one interface every procedure implements.
 //!
 //! Every procedure returns, besides its estimate, what its answers left
@@ -19,6 +22,7 @@
 //! [`Warning`]s naming why that set is wider than ε, when it is.
 
 pub mod binary;
+pub mod cost_reward;
 pub mod cubic;
 pub mod fair_qpme;
 pub mod gradient_fit;
@@ -27,6 +31,7 @@ pub mod multiclass;
 pub mod procedure;
 pub mod qpme;
 pub mod quadratic_procedures;
+pub mod ratios;
 pub mod registry;
 
 use serde::Serialize;

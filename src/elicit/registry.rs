@@ -36,6 +36,7 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<super::quadratic_procedures::FairQpmeFamily>(),
     entry::<super::quadratic_procedures::QpmeTradeoffFamily>(),
     entry::<super::quadratic_procedures::CubicFamily>(),
+    entry::<super::cost_reward::CostRewardFamily>(),
 ];
 
 /// The procedure named `name`.

@@ -8,6 +8,7 @@
 //! target turns that into a crash). Bad input is never a violation: it must
 //! come back as a typed error, which these checks accept.
 
+pub mod cost_reward;
 pub mod quadratic;
 
 use crate::error::Error;

@@ -2,6 +2,8 @@
 //!
 //! * [`binary`] — the boundary of the binary confusion set C ⊂ [0, ζ]×[0, 1−ζ]
 //!   parametrized by the angle θ of a linear metric (003 §3);
+//! * [`frontier`] — the quarter-ellipse frontier between a class's accuracy
+//!   and a cost or reward attribute (004 §4.2.2);
 //! * [`sphere`] — a sphere S_λ inside a query space and its angle
 //!   parametrization (002 §3.2, 001 App. A);
 //! * [`groups`] — group-conditional rates, the common sphere S_ρ, the
@@ -9,5 +11,6 @@
 //!   (001, 000 §4.3).
 
 pub mod binary;
+pub mod frontier;
 pub mod groups;
 pub mod sphere;

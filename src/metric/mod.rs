@@ -1,9 +1,12 @@
 //! Metric families, as values.
 //!
 //! * [`binary`] — 003: linear (LPM, Def. 1) and linear-fractional (LFPM,
-//!   Def. 2) metrics of the binary confusion (TP, TN).
+//!   Def. 2) metrics of the binary confusion (TP, TN);
+//! * [`cost_reward`] — 004: diagonal linear metrics with named cost and
+//!   reward attributes;
 //! * [`quadratic`] — 000: quadratic (Def. 3), fair quadratic (Def. 4) and
 //!   cubic (§8) metrics of rates.
 
 pub mod binary;
+pub mod cost_reward;
 pub mod quadratic;

@@ -2,7 +2,8 @@
 //! (shared by every procedure, so each kind is parsed in one place).
 
 use super::{
-    csv_file, BinaryPopulation, LogisticMulticlass, LogisticUniform, MulticlassPopulation,
+    csv_file, BinaryPopulation, ExpectedMulticlass, LogisticMulticlass, LogisticUniform,
+    MulticlassPopulation,
 };
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;
@@ -40,8 +41,9 @@ pub fn binary<T: Scalar>(
     }
 }
 
-/// A k-class population (002) from `spec`: `synthetic-002` (logistic or
-/// softmax scores) or a multiclass `csv`.
+/// A k-class population from `spec`: `synthetic-002` (logistic or softmax
+/// scores), `synthetic-004` (the expected confusions of the 004 §5
+/// population) or a multiclass `csv` (labelled confusions).
 ///
 /// # Errors
 /// As [`binary`].
@@ -61,6 +63,13 @@ pub fn multiclass<T: Scalar>(
                 Scores::Softmax => LogisticMulticlass::softmax(p)?,
             }))
         }
+        PopulationSpec::Synthetic004 {
+            classes,
+            rows,
+            seed,
+        } => Ok(Box::new(ExpectedMulticlass::<T>::synthetic_004(
+            *classes, *rows, *seed,
+        )?)),
         PopulationSpec::Csv {
             path,
             score_column: None,
@@ -75,6 +84,9 @@ pub fn multiclass<T: Scalar>(
             "population.probabilities",
             format!("{procedure} is a multiclass procedure: give probabilities (one column per class), not score_column"),
         )),
-        other => Err(other.unsupported(procedure, "synthetic-002 or a multiclass csv")),
+        other => Err(other.unsupported(
+            procedure,
+            "synthetic-002, synthetic-004 or a multiclass csv",
+        )),
     }
 }

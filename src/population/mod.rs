@@ -11,6 +11,9 @@
 //!   confusions on a face (k1, k2).
 //!   - [`LogisticMulticlass`]: 002 §6.1, by precision-generic quadrature;
 //!   - [`FiniteMulticlass`]: an n×k score matrix, O(log n) per query;
+//!   - [`ExpectedMulticlass`]: n probability rows evaluated in expectation
+//!     (no labels), e.g. the 004 §5 population of 10⁷ rows generated in
+//!     parallel; one O(n) pass per face, O(1) per query (see [`expected`]);
 //!   - [`PairBlocks`]: k − 1 copies of the 003 App. A problem, one per
 //!     face (1, i), in closed form.
 
@@ -18,11 +21,13 @@ mod binary_finite;
 mod binary_synthetic;
 pub mod build;
 pub mod csv_file;
+pub mod expected;
 mod multiclass;
 mod pair_blocks;
 
 pub use binary_finite::FiniteBinary;
 pub use binary_synthetic::LogisticUniform;
+pub use expected::{ExpectedMulticlass, FaceStats};
 pub use multiclass::{
     FiniteMulticlass, LogisticMulticlass, Memoized, MulticlassPopulation, ScoreFamily,
 };

@@ -553,15 +553,17 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
         seed,
         ..Theorem2Sweep::default()
     };
-    let job = |id: &'static str, title, explanation, layout, rows: Rows, figure, compare_f64| Job {
-        id,
-        title,
-        explanation,
-        rows,
-        verdict: Box::new(move |r: &[Row]| verdict(id, r)),
-        layout,
-        figure,
-        compare_f64,
+    let job = |id, title, explanation, layout, rows: Rows, figure, compare_f64| {
+        Job::new(
+            id,
+            title,
+            explanation,
+            layout,
+            rows,
+            figure,
+            compare_f64,
+            verdict,
+        )
     };
     vec![
         job("003-table1", "003 Table 1: LPM elicitation (eps = 0.02 rad, a = 5)", EXPLAIN_T1, Layout::Table, Box::new(move || table1::<T>(search)), None, true),

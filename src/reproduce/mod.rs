@@ -10,6 +10,7 @@
 //! render the result. A new family is one module and one line in [`jobs`].
 
 pub mod binary;
+pub mod cost_reward;
 pub mod multiclass;
 pub mod plots;
 pub mod quadratic;
@@ -86,6 +87,10 @@ pub struct Row {
     /// MPFR runs: ‖elicited − elicited at f64‖∞ for the same row.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub f64_difference: Option<f64>,
+    /// Wall time of the row's own run, seconds, where the row measures it
+    /// (shown as a column of the table when any row of a section has it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
     /// Free-form notes (settings, why a value differs).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub note: String,
@@ -116,6 +121,7 @@ impl Row {
             conditioned_ratio: None,
             tied_trials: None,
             f64_difference: None,
+            seconds: None,
             note: String::new(),
         }
     }
@@ -212,6 +218,32 @@ pub struct Job {
     pub compare_f64: bool,
 }
 
+impl Job {
+    /// A job whose verdict is `verdict(id, rows)`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: &'static str,
+        title: &'static str,
+        explanation: &'static str,
+        layout: Layout,
+        rows: Rows,
+        figure: Option<Figure>,
+        compare_f64: bool,
+        verdict: fn(&str, &[Row]) -> String,
+    ) -> Self {
+        Job {
+            id,
+            title,
+            explanation,
+            rows,
+            verdict: Box::new(move |r: &[Row]| verdict(id, r)),
+            layout,
+            figure,
+            compare_f64,
+        }
+    }
+}
+
 /// A job's result.
 #[derive(Debug, Clone)]
 pub struct Section {
@@ -238,6 +270,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let mut all = binary::jobs::<T>(o);
     all.extend(multiclass::jobs::<T>(o));
     all.extend(quadratic::jobs::<T>(o));
+    all.extend(cost_reward::jobs::<T>(o));
     all
 }
 
@@ -327,8 +360,11 @@ pub fn report(sections: &[Section], command: &str) -> String {
         let _ = writeln!(md, "{}\n", s.explanation);
         match s.layout {
             Layout::Table => {
-                let _ = writeln!(md, "| row | truth | paper | ours | queries | error | alpha / sigma (paper) | vs f64 | note |");
-                let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
+                let timed = s.rows.iter().any(|r| r.seconds.is_some());
+                let time_head = if timed { " time (s) |" } else { "" };
+                let time_rule = if timed { "---|" } else { "" };
+                let _ = writeln!(md, "| row | truth | paper | ours | queries | error | alpha / sigma (paper) | vs f64 |{time_head} note |");
+                let _ = writeln!(md, "|---|---|---|---|---|---|---|---|{time_rule}---|");
                 for r in &s.rows {
                     let ab = match (r.alpha, r.sigma, r.paper_alpha_sigma) {
                         (Some(a), Some(sg), Some((pa, ps))) => {
@@ -344,9 +380,17 @@ pub fn report(sections: &[Section], command: &str) -> String {
                     let diff = r
                         .f64_difference
                         .map_or(String::new(), |d| format!("{d:.1e}"));
+                    let time = if timed {
+                        format!(
+                            " {} |",
+                            r.seconds.map_or(String::new(), |t| format!("{t:.3e}"))
+                        )
+                    } else {
+                        String::new()
+                    };
                     let _ = writeln!(
                         md,
-                        "| {} | {} | {paper} | {} | {} | {:.4} | {ab} | {diff} | {} |",
+                        "| {} | {} | {paper} | {} | {} | {:.4} | {ab} | {diff} |{time} {} |",
                         r.row,
                         vec(&r.truth),
                         vec(&r.elicited),

@@ -1027,15 +1027,17 @@ pub fn lpme_efficiency<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> 
 /// The 002 tables and theorem checks as [`Job`]s.
 pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let (search, trials, seed) = (o.search, o.trials, o.seed);
-    let job = |id: &'static str, title, explanation, layout, rows: Rows, figure, compare_f64| Job {
-        id,
-        title,
-        explanation,
-        rows,
-        verdict: Box::new(move |r: &[Row]| verdict(id, r)),
-        layout,
-        figure,
-        compare_f64,
+    let job = |id, title, explanation, layout, rows: Rows, figure, compare_f64| {
+        Job::new(
+            id,
+            title,
+            explanation,
+            layout,
+            rows,
+            figure,
+            compare_f64,
+            verdict,
+        )
     };
     let constants = |file| {
         Some(Figure {

@@ -87,7 +87,8 @@ pub trait Backend: Sized {
 ///
 /// Besides the owned arithmetic of `RealField`, a scalar has in-place
 /// arithmetic by reference (`x += &y`), which hot loops use together with
-/// `clone_from` so that an MPFR run does not allocate per operation.
+/// `clone_from` so that an MPFR run does not allocate per operation. Every
+/// scalar is `Send + Sync`, so data-parallel code (rayon) is generic too.
 ///
 /// # Examples
 /// ```
@@ -107,6 +108,8 @@ pub trait Scalar:
     + for<'a> SubAssign<&'a Self>
     + for<'a> MulAssign<&'a Self>
     + for<'a> DivAssign<&'a Self>
+    + Send
+    + Sync
     + 'static
 {
     /// The integer `n`, exactly (for `f64`: exactly when |n| ≤ 2⁵³).
@@ -155,6 +158,8 @@ impl<T> Scalar for T where
         + for<'a> SubAssign<&'a T>
         + for<'a> MulAssign<&'a T>
         + for<'a> DivAssign<&'a T>
+        + Send
+        + Sync
         + 'static
 {
 }
@@ -185,4 +190,46 @@ fn unreachable_backend() -> ! {
     // Both shipped backends implement `from_i64`/`from_f64` totally; a third
     // backend that does not is a programming error in that backend.
     panic!("scalar backend does not implement from_i64/from_f64")
+}
+
+/// The MPFR precisions built in (`mpfr:BITS`).
+pub const MPFR_BITS: [u32; 5] = [64, 128, 256, 512, 1024];
+
+/// Parses a precision name: `f64` gives `None`, `mpfr:BITS` gives the bits
+/// (one of [`MPFR_BITS`]). Whether the MPFR feature is built is checked
+/// where the precision is used.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `field` for anything else (`f32`
+/// included: the procedures need more than f32's 24 bits).
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::scalar::precision_bits;
+/// assert_eq!(precision_bits("f64", "precision").unwrap(), None);
+/// assert_eq!(precision_bits("mpfr:256", "precision").unwrap(), Some(256));
+/// assert!(precision_bits("f32", "precision").is_err());
+/// ```
+pub fn precision_bits(text: &str, field: &str) -> Result<Option<u32>, Error> {
+    if text == "f64" {
+        return Ok(None);
+    }
+    let expected = "f64 or mpfr:BITS (BITS = 64, 128, 256, 512 or 1024)";
+    if text == "f32" {
+        return Err(Error::invalid(
+            field,
+            format!("f32 is not supported (24 bits cannot reach the papers' eps): use {expected}"),
+        ));
+    }
+    let bits = text
+        .strip_prefix("mpfr:")
+        .and_then(|b| b.parse::<u32>().ok())
+        .ok_or_else(|| Error::invalid(field, format!("{text:?} is not {expected}")))?;
+    if !MPFR_BITS.contains(&bits) {
+        return Err(Error::invalid(
+            field,
+            format!("mpfr:{bits} is not built in (use 64, 128, 256, 512 or 1024)"),
+        ));
+    }
+    Ok(Some(bits))
 }
