@@ -32,3 +32,10 @@ pub fn certificate<T: Scalar>() -> T {
 pub fn input<T: Scalar>() -> T {
     T::ratio(1, 1_000_000_000)
 }
+
+/// Relative tolerance for symmetry of a matrix or tensor given as input
+/// (|B_ij − B_ji| ≤ tol·max|B|): `√ε_mach`, so that rounding in computed
+/// input passes and a typing slip does not.
+pub fn symmetry<T: Scalar>() -> T {
+    T::epsilon().sqrt()
+}

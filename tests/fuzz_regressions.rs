@@ -41,6 +41,11 @@ fn search_diff_f64_mpfr_regressions() {
 }
 
 #[test]
+fn qpme_regressions() {
+    assert!(replay("qpme", metric_elicitation::fuzzing::quadratic::qpme_noisy) > 0);
+}
+
+#[test]
 fn cost_reward_regressions() {
     assert!(
         replay(

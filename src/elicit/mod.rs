@@ -6,6 +6,12 @@
 //! * [`multiclass`] — 002: DLPM (Alg. 1) and LPM (Alg. 2) elicitation;
 //! * [`lpme`] — the general sphere LPME subroutine (001/000 App. A);
 //! * [`fpme`] — 001: fair metric elicitation (Alg. 1 with Alg. 4);
+//! * [`qpme`] — 000: quadratic metrics (Alg. 1, App. E), on
+//!   [`gradient_fit`] (the joint fit of a gradient field to LPME outputs);
+//! * [`fair_qpme`] — 000: fair quadratic metrics (Alg. 4) and the
+//!   trade-off alone (Alg. 5);
+//! * [`cubic`] — 000 §8: cubic metrics, by a fit of their gradient field;
+//! * [`quadratic_procedures`] — the 000 procedures behind [`procedure`];
 //! * [`ratios`] — the ratio searches DLPM and cost/reward share (a weight
 //!   at a time against a reference, with consistent boxes and warnings);
 //! * [`cost_reward`] — 004: Alg. 1, cost and reward infused DLPM;
@@ -18,10 +24,15 @@
 
 pub mod binary;
 pub mod cost_reward;
+pub mod cubic;
+pub mod fair_qpme;
 pub mod fpme;
+pub mod gradient_fit;
 pub mod lpme;
 pub mod multiclass;
 pub mod procedure;
+pub mod qpme;
+pub mod quadratic_procedures;
 pub mod ratios;
 pub mod registry;
 

@@ -33,6 +33,10 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<super::multiclass::procedures::LpmFamily>(),
     entry::<super::lpme::procedures::LpmeFamily>(),
     entry::<super::fpme::Fpme>(),
+    entry::<super::quadratic_procedures::QpmeFamily>(),
+    entry::<super::quadratic_procedures::FairQpmeFamily>(),
+    entry::<super::quadratic_procedures::QpmeTradeoffFamily>(),
+    entry::<super::quadratic_procedures::CubicFamily>(),
     entry::<super::cost_reward::CostRewardFamily>(),
 ];
 

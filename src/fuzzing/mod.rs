@@ -12,6 +12,7 @@ pub mod fair;
 
 pub use fair::fpme_noisy;
 pub mod cost_reward;
+pub mod quadratic;
 
 use crate::error::Error;
 use crate::oracle::{Noisy, Oracle, Scripted};

@@ -127,6 +127,31 @@ pub fn default_radius<T: Scalar>(k: usize) -> T {
     T::ratio(1, (k as i64).max(5))
 }
 
+/// Which rates of each group a query point holds (000 §2 and App. E).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rates {
+    /// The q = k² − k off-diagonal rates R_ij, i ≠ j (001; 000 App. E):
+    /// τ^g has entry (i, j) equal to t^g_i.
+    #[default]
+    General,
+    /// The q = k diagonal rates R_ii = P(h = i | Y = i) (000 §2, Def. 4):
+    /// τ^g = t^g.
+    Diagonal,
+}
+
+impl Rates {
+    /// q for k classes.
+    pub fn count(self, k: usize) -> usize {
+        match self {
+            Rates::General => rate_count(k),
+            Rates::Diagonal => k,
+        }
+    }
+}
+
 /// A query point of the fair procedures: the rates r¹, …, r^m of m groups,
 /// each a vector of q off-diagonal rates, stored contiguously (group g at
 /// entries g·q .. (g + 1)·q).
@@ -210,6 +235,7 @@ impl<T: Scalar> QueryPoint for GroupRates<T> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Groups<T: Scalar> {
     k: usize,
+    rates: Rates,
     t: Vec<Vec<T>>,
     tau: Vec<DVector<T>>,
     sphere: Sphere<T>,
@@ -230,6 +256,15 @@ impl<T: Scalar> Groups<T> {
     /// outside [0, 1] or not finite, a column not summing to 1) or
     /// `population.radius` (not in (0, 1/k]).
     pub fn new(k: usize, t: Vec<Vec<T>>, radius: Option<T>) -> Result<Self> {
+        Self::with_rates(k, t, radius, Rates::General)
+    }
+
+    /// As [`Groups::new`], in the given rates: for [`Rates::Diagonal`]
+    /// q = k, τ^g = t^g and o = (1/k)·1_k (000 §4.3).
+    ///
+    /// # Errors
+    /// As [`Groups::new`].
+    pub fn with_rates(k: usize, t: Vec<Vec<T>>, radius: Option<T>, rates: Rates) -> Result<Self> {
         let field = "population.tau";
         if k < 2 {
             return Err(Error::invalid(
@@ -292,21 +327,31 @@ impl<T: Scalar> Groups<T> {
                 ),
             ));
         }
-        let q = rate_count(k);
+        let q = rates.count(k);
         let tau = t
             .iter()
-            .map(|row| {
-                let mut v = DVector::from_element(q, zero.clone());
-                for idx in 0..q {
-                    if let Some((i, _)) = rate_entry(k, idx) {
-                        v[idx] = row[i].clone();
+            .map(|row| match rates {
+                Rates::Diagonal => DVector::from_vec(row.clone()),
+                Rates::General => {
+                    let mut v = DVector::from_element(q, zero.clone());
+                    for idx in 0..q {
+                        if let Some((i, _)) = rate_entry(k, idx) {
+                            v[idx] = row[i].clone();
+                        }
                     }
+                    v
                 }
-                v
             })
             .collect();
-        let sphere = Sphere::new(centre(k), radius)?;
-        Ok(Groups { k, t, tau, sphere })
+        let o = DVector::from_element(q, T::ratio(1, k as i64));
+        let sphere = Sphere::new(o, radius)?;
+        Ok(Groups {
+            k,
+            rates,
+            t,
+            tau,
+            sphere,
+        })
     }
 
     /// Groups from a spec's `kind = "groups"` population.
@@ -315,6 +360,18 @@ impl<T: Scalar> Groups<T> {
     /// [`PopulationSpec::unsupported`] for another kind; otherwise as
     /// [`Groups::new`], naming the field.
     pub fn from_spec(population: &PopulationSpec, procedure: &str) -> Result<Self> {
+        Self::from_spec_in(population, procedure, Rates::General)
+    }
+
+    /// As [`Groups::from_spec`], in the given rates.
+    ///
+    /// # Errors
+    /// As [`Groups::from_spec`].
+    pub fn from_spec_in(
+        population: &PopulationSpec,
+        procedure: &str,
+        rates: Rates,
+    ) -> Result<Self> {
         let PopulationSpec::Groups {
             classes,
             tau,
@@ -337,7 +394,7 @@ impl<T: Scalar> Groups<T> {
             .as_ref()
             .map(|r: &Num| r.to_scalar::<T>("population.radius"))
             .transpose()?;
-        Self::new(*classes, t, radius)
+        Self::with_rates(*classes, t, radius, rates)
     }
 
     /// Random groups for simulations (001 §6.1 does not state its τ): for
@@ -385,7 +442,12 @@ impl<T: Scalar> Groups<T> {
 
     /// q = k² − k.
     pub fn dim(&self) -> usize {
-        rate_count(self.k)
+        self.rates.count(self.k)
+    }
+
+    /// Which rates a group's vector holds.
+    pub fn rates(&self) -> Rates {
+        self.rates
     }
 
     /// t^g: P(G = g | Y = i) for each class i (0-based g).
@@ -736,12 +798,21 @@ impl<T: Scalar, O> Restricted<T, O> {
             Ok(())
         };
         let (moves, fixed) = match &embedding {
-            Embedding::Uniform => (vec![true; m], centre(k)),
+            Embedding::Uniform => (vec![true; m], groups.centre().clone()),
             Embedding::Violation { sigma, class } => {
                 check_sigma(sigma)?;
                 (
                     (0..m).map(|g| !sigma.contains(&g)).collect(),
-                    trivial(k, *class)?,
+                    match groups.rates() {
+                        Rates::General => trivial(k, *class)?,
+                        // In diagonal rates e_c is the unit vector α_c.
+                        Rates::Diagonal => {
+                            let mut e = trivial::<T>(k, *class)
+                                .map(|_| DVector::from_element(k, T::int(0)))?;
+                            e[*class] = T::int(1);
+                            e
+                        }
+                    },
                 )
             }
             Embedding::TradeOff { group } => {
@@ -751,11 +822,17 @@ impl<T: Scalar, O> Restricted<T, O> {
                         format!("group {} is not one of the {m} groups", group + 1),
                     ));
                 }
-                ((0..m).map(|g| g == *group).collect(), centre(k))
+                (
+                    (0..m).map(|g| g == *group).collect(),
+                    groups.centre().clone(),
+                )
             }
             Embedding::Quadratic { sigma } => {
                 check_sigma(sigma)?;
-                ((0..m).map(|g| sigma.contains(&g)).collect(), centre(k))
+                (
+                    (0..m).map(|g| sigma.contains(&g)).collect(),
+                    groups.centre().clone(),
+                )
             }
         };
         let blank = GroupRates {

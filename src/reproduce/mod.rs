@@ -14,6 +14,7 @@ pub mod cost_reward;
 pub mod fair;
 pub mod multiclass;
 pub mod plots;
+pub mod quadratic;
 pub mod ranking;
 pub mod real;
 
@@ -273,6 +274,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     all.extend(multiclass::jobs::<T>(o));
     all.extend(real::jobs::<T>(o));
     all.extend(fair::jobs::<T>(o));
+    all.extend(quadratic::jobs::<T>(o));
     all.extend(cost_reward::jobs::<T>(o));
     all
 }

@@ -1,0 +1,523 @@
+//! Fitting a gradient field to measured gradient directions: the joint
+//! homogeneous least-squares estimator of `notes/000-quadratic.md` R1–R4,
+//! shared by QPME (000 Alg. 1), fair QPME (Alg. 4) and the cubic metrics
+//! (§8).
+//!
+//! Each observation is a point pⱼ and a unit vector uⱼ, the direction of
+//! the metric's gradient there (an LPME on a small sphere returns the unit
+//! gradient at its touching point, 000 Lemma 1). A model gradient field
+//! g(θ; x) = Aⱼθ, linear in the unknowns θ, is fitted by minimizing
+//! Σⱼ wⱼ‖(I − uⱼuⱼᵀ)Aⱼθ‖² (the part of the modelled gradient orthogonal to
+//! the measurement) over directions θ: a homogeneous least-squares problem
+//! solved by an SVD at the working precision (no normal equations).
+//!
+//! Two solvers:
+//! * [`fit_direct`] — R2 as written: the SVD of the stacked
+//!   [√wⱼ(I − uⱼuⱼᵀ)Aⱼ]ⱼ, columns equilibrated, for any [`GradientModel`]
+//!   (quadratic or cubic). Its size is (q·N) × (unknowns): 440 × 230 for a
+//!   QPME at q = 20.
+//! * [`fit_quadratic`] — the same objective for the quadratic field
+//!   d + Bx, solved through the gradient magnitudes: since
+//!   ‖(I − uuᵀ)g‖ = min_μ ‖g − μu‖, the objective is
+//!   Σⱼ wⱼ‖d + Bxⱼ − μⱼuⱼ‖² jointly in (d, B, μ). For fixed μ the best
+//!   (d, B) is a weighted affine regression with symmetric B, solved in
+//!   closed form (a Lyapunov equation diagonalized by the design's scatter
+//!   matrix), so the residual is R·μ for a (q·N) × N matrix R, and μ is its
+//!   smallest right singular vector: a 440 × 22 SVD at q = 20 instead of
+//!   440 × 230. The normalization is on the magnitudes (‖D_μ μ‖ = 1 instead
+//!   of ‖Dθ‖ = 1); with exact directions both solvers are exact, with noisy
+//!   ones they differ by the choice of normalization (compared in the
+//!   tests and the 000 reproduction).
+//!
+//! Both run three passes (R3): unit weights, then twice wⱼ = 1/‖Aⱼθ‖², so
+//! the objective becomes Σ sin²(angle error). Both report the gap σ_{n−1}/σ_n
+//! of the two smallest singular values (R4): a gap near 1 means a second
+//! direction of θ fits the answers as well (B along d·dᵀ, 000 Q13, or a
+//! degenerate design).
+
+use crate::error::{Error, Result};
+use crate::prec;
+use crate::scalar::Scalar;
+use nalgebra::{DMatrix, DVector};
+
+/// One measured gradient direction: the point x (relative to the model's
+/// origin o) and the unit vector u.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Direction<T: Scalar> {
+    /// x = p − o.
+    pub x: DVector<T>,
+    /// The measured unit gradient direction at p.
+    pub u: DVector<T>,
+}
+
+/// The result of a fit: the unknowns θ (the sign fixed so that the model
+/// gradient agrees with the first observation), and the diagnostics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitResult<T: Scalar> {
+    /// The fitted unknowns, scaled to ‖θ‖₂ = 1 (the caller normalizes as its
+    /// family requires).
+    pub theta: DVector<T>,
+    /// The smallest singular value σ_n of the (equilibrated, weighted)
+    /// system: the residual of the fit.
+    pub sigma_min: T,
+    /// The second smallest, σ_{n−1}.
+    pub sigma_next: T,
+    /// σ_{n−1}/σ_n (∞ when σ_n = 0).
+    pub gap: T,
+    /// σ₁/σ_{n−1}: the condition of the solution direction (how much
+    /// rounding or measurement error it amplifies).
+    pub condition: T,
+    /// The angle (radians) between each observation and the fitted
+    /// gradient direction at its point.
+    pub angles: Vec<T>,
+    /// Observations whose fitted gradient points against the measured
+    /// direction (⟨g, u⟩ ≤ 0): a fit no gradient field of the model
+    /// supports.
+    pub reversed: Vec<usize>,
+}
+
+/// A gradient field g(θ; x) linear in its unknowns θ.
+pub trait GradientModel<T: Scalar> {
+    /// The number of unknowns.
+    fn unknowns(&self) -> usize;
+    /// The dimension q.
+    fn dim(&self) -> usize;
+    /// ∂g/∂θ at x (q × unknowns).
+    fn jacobian(&self, x: &DVector<T>) -> DMatrix<T>;
+}
+
+/// The quadratic model g = d + Bx, θ = (d, vech B) with vech listing the
+/// upper triangle row by row (B_11, B_12, …, B_1q, B_22, …) (R1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuadraticModel {
+    /// The dimension q.
+    pub q: usize,
+}
+
+impl<T: Scalar> GradientModel<T> for QuadraticModel {
+    fn unknowns(&self) -> usize {
+        self.q + self.q * (self.q + 1) / 2
+    }
+    fn dim(&self) -> usize {
+        self.q
+    }
+    fn jacobian(&self, x: &DVector<T>) -> DMatrix<T> {
+        let q = self.q;
+        let mut j = DMatrix::from_element(q, GradientModel::<T>::unknowns(self), T::int(0));
+        for i in 0..q {
+            j[(i, i)] = T::int(1);
+        }
+        let mut col = q;
+        for i in 0..q {
+            for l in i..q {
+                // B_il (= B_li) adds x_l to row i and x_i to row l.
+                j[(i, col)] += &x[l];
+                if l != i {
+                    j[(l, col)] += &x[i];
+                }
+                col += 1;
+            }
+        }
+        j
+    }
+}
+
+impl QuadraticModel {
+    /// (d, B) from θ.
+    pub fn split<T: Scalar>(&self, theta: &DVector<T>) -> (DVector<T>, DMatrix<T>) {
+        let q = self.q;
+        let d = theta.rows(0, q).into_owned();
+        let mut b = DMatrix::from_element(q, q, T::int(0));
+        let mut col = q;
+        for i in 0..q {
+            for l in i..q {
+                b[(i, l)] = theta[col].clone();
+                b[(l, i)] = theta[col].clone();
+                col += 1;
+            }
+        }
+        (d, b)
+    }
+
+    /// θ from (d, B) (upper triangle of B).
+    pub fn join<T: Scalar>(&self, d: &DVector<T>, b: &DMatrix<T>) -> DVector<T> {
+        let q = self.q;
+        let mut theta = Vec::with_capacity(GradientModel::<T>::unknowns(self));
+        theta.extend(d.iter().cloned());
+        for i in 0..q {
+            for l in i..q {
+                theta.push(b[(i, l)].clone());
+            }
+        }
+        DVector::from_vec(theta)
+    }
+}
+
+/// What [`smallest_singular`] returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Smallest<T: Scalar> {
+    /// The right singular vector of σ_n.
+    pub vector: DVector<T>,
+    /// σ_n.
+    pub min: T,
+    /// σ_{n−1}.
+    pub next: T,
+    /// σ₁.
+    pub max: T,
+}
+
+/// The two smallest singular values of `m` (tall or square), the largest,
+/// and the right singular vector of the smallest, by nalgebra's SVD at the
+/// working precision (`T`'s arithmetic throughout).
+///
+/// # Errors
+/// [`Error::IllConditioned`] when the SVD does not converge within its
+/// iteration limit, or `m` has fewer rows than columns.
+pub fn smallest_singular<T: Scalar>(m: DMatrix<T>) -> Result<Smallest<T>> {
+    let n = m.ncols();
+    let svd = m
+        .try_svd_unordered(
+            false,
+            true,
+            T::default_epsilon() * T::int(5),
+            // Generous: a few dozen sweeps per singular value.
+            200 * n.max(4),
+        )
+        .ok_or_else(|| Error::IllConditioned {
+            what: "singular value decomposition".into(),
+            detail: "the implicit-shift iteration did not converge".into(),
+        })?;
+    let v_t = svd.v_t.ok_or_else(|| Error::IllConditioned {
+        what: "singular value decomposition".into(),
+        detail: "no right singular vectors".into(),
+    })?;
+    let s = &svd.singular_values;
+    let mut order: Vec<usize> = (0..s.len()).collect();
+    order.sort_by(|&i, &j| s[i].partial_cmp(&s[j]).unwrap_or(std::cmp::Ordering::Equal));
+    let smallest = order[0];
+    // A tall matrix has n singular values; a wide one has fewer, and its
+    // null space is at least n − m dimensional: σ_n = σ_{n−1} = 0.
+    if s.len() < n {
+        return Err(Error::IllConditioned {
+            what: "gradient fit".into(),
+            detail: format!(
+                "{} equations for {n} unknowns: the answers cannot determine the metric",
+                s.len()
+            ),
+        });
+    }
+    Ok(Smallest {
+        vector: v_t.row(smallest).transpose(),
+        min: s[smallest].clone(),
+        next: s[order[1]].clone(),
+        max: s[order[order.len() - 1]].clone(),
+    })
+}
+
+/// Angles between the fitted gradients and the observations, and the
+/// observations the fit reverses.
+fn diagnostics<T: Scalar>(gradients: &[DVector<T>], obs: &[Direction<T>]) -> (Vec<T>, Vec<usize>) {
+    let mut angles = Vec::with_capacity(obs.len());
+    let mut reversed = Vec::new();
+    for (j, (g, o)) in gradients.iter().zip(obs).enumerate() {
+        let n = g.norm();
+        let cos = if n > T::int(0) {
+            (g.dot(&o.u) / n).min(T::int(1)).max(T::int(-1))
+        } else {
+            T::int(0)
+        };
+        if cos <= T::int(0) {
+            reversed.push(j);
+        }
+        angles.push(cos.acos());
+    }
+    (angles, reversed)
+}
+
+fn condition<T: Scalar>(sv: &Smallest<T>) -> T {
+    if sv.next > T::int(0) {
+        sv.max.clone() / sv.next.clone()
+    } else {
+        T::int(1) / T::epsilon()
+    }
+}
+
+/// σ_{n−1}/σ_n with both floored at 1024 ulps of σ₁: singular values at
+/// the rounding level count as equal, so an exact fit (σ_n ≈ 0) reports a
+/// large gap and a two-dimensional null space (σ_n ≈ σ_{n−1} ≈ 0, e.g. a
+/// linear metric with exact gradients) a gap of 1.
+fn gap<T: Scalar>(sv: &Smallest<T>) -> T {
+    let floor = prec::ulps::<T>(1024) * sv.max.clone();
+    sv.next.clone().max(floor.clone()) / sv.min.clone().max(floor)
+}
+
+fn reweight<T: Scalar>(gradients: &[DVector<T>]) -> Vec<T> {
+    let floor = prec::ill_conditioned::<T>();
+    let raw: Vec<T> = gradients
+        .iter()
+        .map(|g| T::int(1) / g.norm_squared().max(floor.clone()))
+        .collect();
+    let mean = raw.iter().fold(T::int(0), |s, w| s + w.clone()) / T::int(raw.len() as i64);
+    raw.into_iter().map(|w| w / mean.clone()).collect()
+}
+
+fn check_obs<T: Scalar>(q: usize, obs: &[Direction<T>]) -> Result<()> {
+    for (j, o) in obs.iter().enumerate() {
+        if o.x.len() != q || o.u.len() != q {
+            return Err(Error::invalid(
+                "observations",
+                format!(
+                    "observation {j} has dimension {} / {} for q = {q}",
+                    o.x.len(),
+                    o.u.len()
+                ),
+            ));
+        }
+        if o.x.iter().chain(o.u.iter()).any(|v| !v.finite()) {
+            return Err(Error::invalid(
+                "observations",
+                format!("observation {j} is not finite"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// R1–R4 for any [`GradientModel`]: the SVD of the stacked projected
+/// Jacobians, columns equilibrated, three passes (unit weights, then
+/// wⱼ = 1/‖Aⱼθ‖² twice). The sign makes ⟨g(θ; x₀), u₀⟩ > 0 for the first
+/// observation.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for mismatched dimensions or non-finite
+/// observations; [`Error::IllConditioned`] when there are fewer equations
+/// than unknowns or the SVD fails.
+pub fn fit_direct<T: Scalar, M: GradientModel<T> + ?Sized>(
+    model: &M,
+    obs: &[Direction<T>],
+) -> Result<FitResult<T>> {
+    let q = model.dim();
+    check_obs(q, obs)?;
+    let n = model.unknowns();
+    let jacobians: Vec<DMatrix<T>> = obs.iter().map(|o| model.jacobian(&o.x)).collect();
+    let projected: Vec<DMatrix<T>> = jacobians
+        .iter()
+        .zip(obs)
+        .map(|(j, o)| {
+            let ut_j = o.u.transpose() * j;
+            j - &o.u * ut_j
+        })
+        .collect();
+    let mut weights = vec![T::int(1); obs.len()];
+    let mut last = None;
+    for _pass in 0..3 {
+        let mut m = DMatrix::from_element(q * obs.len(), n, T::int(0));
+        for (k, (p, w)) in projected.iter().zip(&weights).enumerate() {
+            let s = w.clone().sqrt();
+            m.view_mut((k * q, 0), (q, n)).copy_from(&(p * s));
+        }
+        let scale: Vec<T> = (0..n)
+            .map(|c| {
+                let norm = m.column(c).norm();
+                if norm > T::int(0) {
+                    norm
+                } else {
+                    T::int(1)
+                }
+            })
+            .collect();
+        for (c, s) in scale.iter().enumerate() {
+            let mut col = m.column_mut(c);
+            col /= s.clone();
+        }
+        let sv = smallest_singular(m)?;
+        let mut theta = DVector::from_iterator(
+            n,
+            sv.vector
+                .iter()
+                .zip(&scale)
+                .map(|(x, s)| x.clone() / s.clone()),
+        );
+        let first = &jacobians[0] * &theta;
+        if first.dot(&obs[0].u) < T::int(0) {
+            theta.neg_mut();
+        }
+        let norm = theta.norm();
+        theta /= norm;
+        let gradients: Vec<DVector<T>> = jacobians.iter().map(|j| j * &theta).collect();
+        weights = reweight(&gradients);
+        last = Some((theta, sv, gradients));
+    }
+    let (theta, sv, gradients) = last.ok_or_else(|| Error::invalid("passes", "none run"))?;
+    let (angles, reversed) = diagnostics(&gradients, obs);
+    Ok(FitResult {
+        gap: gap(&sv),
+        condition: condition(&sv),
+        theta,
+        sigma_min: sv.min,
+        sigma_next: sv.next,
+        angles,
+        reversed,
+    })
+}
+
+/// The weighted affine regression of a quadratic gradient field with
+/// symmetric Hessian, in closed form: the design's centred scatter matrix
+/// S = Σ wⱼx̃ⱼx̃ⱼᵀ = VΛVᵀ turns the normal condition BS + SB = C + Cᵀ into
+/// B = V[(Vᵀ(C + Cᵀ)V) ⊘ (λᵢ + λ_k)]Vᵀ, d = ȳ − Bx̄.
+struct Regression<T: Scalar> {
+    weights: Vec<T>,
+    total: T,
+    xbar: DVector<T>,
+    centred: Vec<DVector<T>>,
+    vecs: DMatrix<T>,
+    lambdas: DVector<T>,
+}
+
+impl<T: Scalar> Regression<T> {
+    fn new(obs: &[Direction<T>], weights: Vec<T>) -> Result<Self> {
+        let q = obs[0].x.len();
+        let total = weights.iter().fold(T::int(0), |s, w| s + w.clone());
+        let mut xbar = DVector::from_element(q, T::int(0));
+        for (o, w) in obs.iter().zip(&weights) {
+            xbar += &o.x * w.clone();
+        }
+        xbar /= total.clone();
+        let centred: Vec<DVector<T>> = obs.iter().map(|o| &o.x - &xbar).collect();
+        let mut s = DMatrix::from_element(q, q, T::int(0));
+        for (x, w) in centred.iter().zip(&weights) {
+            s += (x * x.transpose()) * w.clone();
+        }
+        let eig = s.symmetric_eigen();
+        let top = eig.eigenvalues.amax();
+        let low = eig
+            .eigenvalues
+            .iter()
+            .cloned()
+            .fold(top.clone(), |m, l| m.min(l));
+        if low <= prec::ill_conditioned::<T>() * top.clone() || !low.finite() {
+            return Err(Error::IllConditioned {
+                what: "QPME design".into(),
+                detail: format!(
+                    "the observation points do not span the {q} rate dimensions (scatter eigenvalues {:.3e} .. {:.3e})",
+                    low.to_f64_lossy(),
+                    top.to_f64_lossy()
+                ),
+            });
+        }
+        Ok(Regression {
+            weights,
+            total,
+            xbar,
+            centred,
+            vecs: eig.eigenvectors,
+            lambdas: eig.eigenvalues,
+        })
+    }
+
+    /// (d, B) of the regression of the targets yⱼ = μⱼuⱼ with μ = e_m: only
+    /// observation m has a target, so C = w_m·u_m·x̃_mᵀ (Σⱼwⱼx̃ⱼ = 0).
+    fn basis(&self, m: usize, u: &DVector<T>) -> (DVector<T>, DMatrix<T>) {
+        let q = u.len();
+        let w = &self.weights[m];
+        let ur = self.vecs.tr_mul(u);
+        let xr = self.vecs.tr_mul(&self.centred[m]);
+        let inner = DMatrix::from_fn(q, q, |i, k| {
+            w.clone() * (ur[i].clone() * xr[k].clone() + xr[i].clone() * ur[k].clone())
+                / (self.lambdas[i].clone() + self.lambdas[k].clone())
+        });
+        let b = &self.vecs * inner * self.vecs.transpose();
+        let d = u * (w.clone() / self.total.clone()) - &b * &self.xbar;
+        (d, b)
+    }
+}
+
+/// R1–R4 for the quadratic field d + Bx through the gradient magnitudes
+/// (see the module docs): three passes, each an SVD of a (q·N) × N matrix
+/// at the working precision. Returns θ = (d, vech B) as [`fit_direct`]
+/// with [`QuadraticModel`] does.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for mismatched dimensions or non-finite
+/// observations; [`Error::IllConditioned`] when the points do not span
+/// the q dimensions (fewer than q + 1 affinely independent points) or the
+/// SVD fails.
+pub fn fit_quadratic<T: Scalar>(obs: &[Direction<T>]) -> Result<FitResult<T>> {
+    let Some(first) = obs.first() else {
+        return Err(Error::invalid("observations", "none"));
+    };
+    let q = first.x.len();
+    check_obs(q, obs)?;
+    let n = obs.len();
+    let model = QuadraticModel { q };
+    let mut weights = vec![T::int(1); n];
+    let mut last = None;
+    for _pass in 0..3 {
+        let reg = Regression::new(obs, weights.clone())?;
+        let bases: Vec<(DVector<T>, DMatrix<T>)> = obs
+            .iter()
+            .enumerate()
+            .map(|(m, o)| reg.basis(m, &o.u))
+            .collect();
+        let mut r = DMatrix::from_element(q * n, n, T::int(0));
+        for (m, (d, b)) in bases.iter().enumerate() {
+            for (j, o) in obs.iter().enumerate() {
+                let mut res = d + b * &o.x;
+                if j == m {
+                    res -= &o.u;
+                }
+                res *= weights[j].clone().sqrt();
+                r.view_mut((j * q, m), (q, 1)).copy_from(&res);
+            }
+        }
+        let scale: Vec<T> = (0..n)
+            .map(|c| {
+                let norm = r.column(c).norm();
+                if norm > T::int(0) {
+                    norm
+                } else {
+                    T::int(1)
+                }
+            })
+            .collect();
+        for (c, s) in scale.iter().enumerate() {
+            let mut col = r.column_mut(c);
+            col /= s.clone();
+        }
+        let sv = smallest_singular(r)?;
+        let mu: Vec<T> = sv
+            .vector
+            .iter()
+            .zip(&scale)
+            .map(|(x, s)| x.clone() / s.clone())
+            .collect();
+        let mut d = DVector::from_element(q, T::int(0));
+        let mut b = DMatrix::from_element(q, q, T::int(0));
+        for ((bd, bb), m) in bases.iter().zip(&mu) {
+            d += bd * m.clone();
+            b += bb * m.clone();
+        }
+        let mut theta = model.join(&d, &b);
+        let g0 = &d + &b * &first.x;
+        if g0.dot(&first.u) < T::int(0) {
+            theta.neg_mut();
+        }
+        let norm = theta.norm();
+        theta /= norm;
+        let (d, b) = model.split(&theta);
+        let gradients: Vec<DVector<T>> = obs.iter().map(|o| &d + &b * &o.x).collect();
+        weights = reweight(&gradients);
+        last = Some((theta, sv, gradients));
+    }
+    let (theta, sv, gradients) = last.ok_or_else(|| Error::invalid("passes", "none run"))?;
+    let (angles, reversed) = diagnostics(&gradients, obs);
+    Ok(FitResult {
+        gap: gap(&sv),
+        condition: condition(&sv),
+        theta,
+        sigma_min: sv.min,
+        sigma_next: sv.next,
+        angles,
+        reversed,
+    })
+}
