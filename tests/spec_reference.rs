@@ -103,10 +103,7 @@ fn sections() -> Vec<Section> {
 fn subject_sections() -> Vec<Section> {
     let all = sections();
     assert!(
-        all.iter()
-            .filter(|s| s.subject != Subject::Other)
-            .count()
-            >= 10,
+        all.iter().filter(|s| s.subject != Subject::Other).count() >= 10,
         "docs/spec.md lost its sections"
     );
     all.into_iter()
