@@ -9,6 +9,7 @@ use metric_elicitation::search::Strategy;
 use metric_elicitation::session::{self, Finished, Mode};
 use metric_elicitation::spec::Spec;
 use metric_elicitation::Error;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -130,8 +131,15 @@ fn main() -> ExitCode {
 fn print(value: &serde_json::Value) -> Result<(), Error> {
     let text =
         serde_json::to_string_pretty(value).map_err(|e| Error::invalid("output", e.to_string()))?;
-    println!("{text}");
-    Ok(())
+    // A closed pipe (`elicit run … | head`) ends the output quietly.
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Io {
+            path: "stdout".into(),
+            message: e.to_string(),
+        }),
+        _ => Ok(()),
+    }
 }
 
 fn finish(result: Finished, spec: &Path) -> Result<(), Error> {

@@ -583,12 +583,18 @@ impl Spec {
     /// [`Error::InvalidArgument`] naming the field that does not apply to
     /// the procedure or does not parse.
     pub fn settings<S: DeserializeOwned>(&self) -> Result<S> {
-        serde_json::from_value(Value::Object(self.settings.clone())).map_err(|e| {
-            let text = e.to_string();
-            let field = text
-                .split('`')
-                .nth(1)
-                .map_or_else(|| "settings".to_string(), str::to_string);
+        serde_path_to_error::deserialize(Value::Object(self.settings.clone())).map_err(|e| {
+            // The path names the field whose value is wrong; an unknown or
+            // missing field is named in serde's message instead.
+            let path = e.path().to_string();
+            let text = e.into_inner().to_string();
+            let field = if path.is_empty() || path == "." {
+                text.split('`')
+                    .nth(1)
+                    .map_or_else(|| "settings".to_string(), str::to_string)
+            } else {
+                path
+            };
             Error::invalid(
                 field,
                 format!("{} (procedure {})", one_line(&text), self.procedure),

@@ -981,3 +981,46 @@ fn rank_a_cost_reward_metric_with_attribute_values() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--attributes"));
 }
+
+#[test]
+fn a_setting_of_the_wrong_type_is_named() {
+    let body = |setting: &str| {
+        format!("procedure = \"lpme\"\nepsilon = 0.01\n{setting}\n[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5, 0.5]\nradius = 0.1\n[oracle]\nkind = \"simulated\"\nmetric = [0.6, 0.8, 0.0]\n")
+    };
+    for (setting, field) in [
+        ("order = \"backwards\"", "order"),
+        ("cycles = \"two\"", "cycles"),
+        ("stop_early = 1", "stop_early"),
+    ] {
+        let (code, err) = bad_spec("wrong-type.toml", &body(setting));
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains(field) && err.lines().count() == 1,
+            "{setting}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_stdout_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = elicit()
+        .arg("run")
+        .arg(specs().join("dlpm.toml"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away before any output
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(status.success(), "{err}");
+}
