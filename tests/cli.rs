@@ -1024,3 +1024,13 @@ fn a_closed_stdout_pipe_is_not_a_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(status.success(), "{err}");
 }
+
+#[test]
+fn a_bad_population_parameter_names_its_spec_field() {
+    let (code, err) = bad_spec(
+        "a-zero.toml",
+        "procedure = \"binary-lpm\"\nepsilon = 0.02\n[population]\nkind = \"synthetic-003\"\na = 0\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n",
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("population.a"), "{err}");
+}

@@ -22,9 +22,14 @@ pub fn binary<T: Scalar>(
     procedure: &str,
 ) -> Result<Box<dyn BinaryPopulation<T> + Send + Sync>> {
     match spec {
-        PopulationSpec::Synthetic003 { a } => Ok(Box::new(LogisticUniform::new(
-            a.to_scalar::<T>("population.a")?,
-        )?)),
+        PopulationSpec::Synthetic003 { a } => Ok(Box::new(
+            LogisticUniform::new(a.to_scalar::<T>("population.a")?).map_err(|e| match e {
+                Error::InvalidArgument { name, reason } if name == "a" => {
+                    Error::invalid("population.a", reason)
+                }
+                other => other,
+            })?,
+        )),
         PopulationSpec::Csv {
             path,
             score_column,
