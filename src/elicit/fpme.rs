@@ -453,20 +453,36 @@ pub fn reconstruct<T: Scalar>(
                         T::int(0)
                     }
                 });
-                let (uu, uv, vv) = (f1.dot(f1), f1.dot(&v), v.dot(&v));
-                let (uc, vc) = (f1.dot(&c), v.dot(&c));
-                let det = uu.clone() * vv.clone() - uv.clone() * uv.clone();
-                if det <= tiny.clone() * uu.clone() * vv.clone() {
+                // Solved through a two-column QR (Gram–Schmidt with one
+                // re-orthogonalisation), not the normal equations: the error
+                // then grows with cond([u v]), not with its square.
+                let (nu, nv) = (f1.norm(), v.norm());
+                if nu <= T::int(0) || nv <= T::int(0) {
+                    return Err(ill(
+                        &name("least-squares delta"),
+                        "a slope with e_1 or e_k is zero".to_string(),
+                    ));
+                }
+                let q1 = f1 / nu.clone();
+                let r12 = q1.dot(&v);
+                let mut w = &v - &q1 * r12.clone();
+                let again = q1.dot(&w);
+                w -= &q1 * again.clone();
+                let r12 = r12 + again;
+                let r22 = w.norm();
+                let sine = r22.clone() / nv;
+                if sine <= tiny.clone().sqrt() {
                     return Err(ill(
                         &name("least-squares delta"),
                         format!(
-                            "the slopes with e_1 and e_k are parallel (det {:.3e})",
-                            det.to_f64_lossy()
+                            "the slopes with e_1 and e_k are parallel (sine {:.3e})",
+                            sine.to_f64_lossy()
                         ),
                     ));
                 }
-                let alpha = (vv * uc.clone() - uv.clone() * vc.clone()) / det.clone();
-                let beta = (uu * vc - uv * uc) / det;
+                let q2 = w / r22.clone();
+                let beta = q2.dot(&c) / r22;
+                let alpha = (q1.dot(&c) - r12 * beta.clone()) / nu;
                 let g1 = w1.component_mul(&(f1 * alpha.clone() - &big_a));
                 let gk = wk.component_mul(&(fk * beta - &big_a));
                 delta.push(alpha);
