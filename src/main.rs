@@ -256,15 +256,12 @@ fn reproduce_at_precision(
 ) -> Result<(), Error> {
     let bits = metric_elicitation::scalar::precision_bits(precision, "--precision")?;
     #[cfg(not(feature = "mpfr"))]
-    if let Some(bits) = bits {
+    if bits.is_some() {
         // Refused before anything is computed or created.
-        return mpfr_sections(o, bits).map(|_| ());
+        return cli::reproduce::run_at(o, bits).map(|_| ());
     }
     prepare_out(out)?;
-    let sections = match bits {
-        None => cli::reproduce::run_at::<f64>(o)?,
-        Some(bits) => mpfr_sections(o, bits)?,
-    };
+    let sections = cli::reproduce::run_at(o, bits)?;
     let write = |name: &str, text: String| {
         let path = out.join(name);
         std::fs::write(&path, text).map_err(|e| Error::Io {
@@ -307,24 +304,4 @@ fn prepare_out(out: &Path) -> Result<(), Error> {
     std::fs::write(&probe, b"").map_err(|e| io(format!("not writable: {e}")))?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
-}
-
-#[cfg(feature = "mpfr")]
-fn mpfr_sections(o: &Options, bits: u32) -> Result<Vec<reproduce::Section>, Error> {
-    use metric_elicitation::scalar::Mpfr;
-    match bits {
-        64 => cli::reproduce::run_at::<Mpfr<64>>(o),
-        128 => cli::reproduce::run_at::<Mpfr<128>>(o),
-        256 => cli::reproduce::run_at::<Mpfr<256>>(o),
-        512 => cli::reproduce::run_at::<Mpfr<512>>(o),
-        _ => cli::reproduce::run_at::<Mpfr<1024>>(o),
-    }
-}
-
-#[cfg(not(feature = "mpfr"))]
-fn mpfr_sections(_: &Options, bits: u32) -> Result<Vec<reproduce::Section>, Error> {
-    Err(Error::invalid(
-        "--precision",
-        format!("mpfr:{bits} needs the MPFR feature: cargo run --release --features mpfr -- reproduce --precision mpfr:{bits}"),
-    ))
 }

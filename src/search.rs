@@ -281,6 +281,15 @@ where
             lo: above,
             hi: below,
         }
+    } else if stop == Stop::Resolution && above.clone() - below.clone() <= rounding_band(&above) {
+        // Near a smooth optimum the values of two probes δ apart differ by
+        // O(δ²), so at the working precision they compare reliably only
+        // down to δ ≈ √ε_mach: answers that cross within that band are
+        // rounding, not a contradiction, and bound the optimum to it.
+        Consistent::Interval {
+            lo: below,
+            hi: above,
+        }
     } else {
         Consistent::Contradictory { above, below }
     };
@@ -338,6 +347,9 @@ impl<T: Scalar> Asked<T> {
                 self.ties += 1;
                 return Ok(answer);
             }
+            // Equal probes (the interval has reached the working
+            // precision) bound nothing, whatever the answer.
+            _ if x == y => return Ok(answer),
             Preference::First => (x < y, if x < y { (x, y) } else { (y, x) }),
             Preference::Second => (y < x, if x < y { (x, y) } else { (y, x) }),
         };
@@ -598,6 +610,13 @@ where
         }
         s.steps += 1;
     }
+}
+
+/// The band within which answers near an optimum are decided by rounding:
+/// 2¹⁰·√ε_mach·(1 + |x|) in the parameter (values of probes δ apart differ
+/// by O(δ²), so they stop being comparable at δ ≈ √ε_mach).
+fn rounding_band<T: Scalar>(x: &T) -> T {
+    crate::prec::ill_conditioned::<T>() * T::int(1024) * (T::int(1) + x.clone().abs())
 }
 
 /// Widths above 64·ε_mach·(|lo| + |hi|) are far above the rounding of any

@@ -668,26 +668,3 @@ pub fn one_line(text: &str) -> String {
         reason.to_string()
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn settings_keep_unknown_fields_for_the_procedure() {
-        let spec = Spec::parse(
-            "procedure = \"dlpm\"\nepsilon = 0.01\nreference = 2\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0]\n[oracle]\nkind = \"person\"\n",
-            true,
-        )
-        .unwrap();
-        assert_eq!(spec.settings.get("reference"), Some(&Value::from(2)));
-        #[derive(Debug, Deserialize)]
-        #[serde(deny_unknown_fields)]
-        #[allow(dead_code)]
-        struct Other {
-            cycles: Option<usize>,
-        }
-        let err = spec.settings::<Other>().unwrap_err();
-        assert!(err.to_string().contains("reference"), "{err}");
-    }
-}

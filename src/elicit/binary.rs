@@ -62,7 +62,11 @@ impl<T: Scalar> BoundaryOptimum<T> {
                 ),
             )),
             Consistent::Interval { lo, hi } => {
-                if hi.clone() - lo.clone() > eps.clone() * (T::int(1) + prec::ulps::<T>(64)) {
+                // At the working precision's resolution the width is
+                // rounding's, reported below.
+                if self.stop != Stop::Resolution
+                    && hi.clone() - lo.clone() > eps.clone() * (T::int(1) + prec::ulps::<T>(64))
+                {
                     out.push(Warning::new(
                         Cause::Plateau,
                         format!(
@@ -867,7 +871,13 @@ pub mod procedures {
                     ("TN".to_string(), &est.m00),
                 ]),
                 consistent: json!({ "theta": [lo.to_f64_lossy(), hi.to_f64_lossy()] }),
-                warnings: est.search.warnings(&self.search.eps, "boundary search"),
+                warnings: crate::geometry::binary::degenerate_warning(
+                    self.population.as_ref(),
+                    &self.search.eps,
+                )
+                .into_iter()
+                .chain(est.search.warnings(&self.search.eps, "boundary search"))
+                .collect(),
                 details,
                 ..Report::default()
             };
@@ -993,9 +1003,16 @@ pub mod procedures {
                 ])
             };
             let (elicited, elicited_exact) = fields(m);
-            let mut warnings = est
-                .upper
-                .warnings(&self.search.eps, "Alg. 1 (upper boundary)");
+            let mut warnings: Vec<Warning> = crate::geometry::binary::degenerate_warning(
+                self.population.as_ref(),
+                &self.search.eps,
+            )
+            .into_iter()
+            .collect();
+            warnings.extend(
+                est.upper
+                    .warnings(&self.search.eps, "Alg. 1 (upper boundary)"),
+            );
             let mut consistent = Map::new();
             let (lo, hi) = est.upper.consistent.bounds();
             consistent.insert(

@@ -47,7 +47,7 @@ use crate::metric::fair::{sine, table, BoundFair, FairMetric};
 use crate::oracle::Oracle;
 use crate::prec;
 use crate::scalar::Scalar;
-use crate::search::{golden_max_queries, halvings, maximize, Consistent, Strategy};
+use crate::search::{golden_max_queries, halvings, maximize, Consistent, Stop, Strategy};
 use crate::spec::PopulationSpec;
 use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
@@ -870,8 +870,9 @@ where
             ),
         )),
         Consistent::Interval { lo, hi }
-            if hi.clone() - lo.clone()
-                > search.eps.clone() * (T::int(1) + prec::ulps::<T>(64)) =>
+            if out.stop != Stop::Resolution
+                && hi.clone() - lo.clone()
+                    > search.eps.clone() * (T::int(1) + prec::ulps::<T>(64)) =>
         {
             warnings.push(Warning::new(
                 Cause::Plateau,

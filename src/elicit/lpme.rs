@@ -211,6 +211,7 @@ where
     });
     let mut resolution_stops = 0;
     let mut consistent: Vec<Option<Consistent<T>>> = vec![None; q - 1];
+    let mut at_resolution = vec![false; q - 1];
     let (mut ties, mut cycles) = (0, 0);
     let mut warnings = Vec::new();
     for cycle in 0..settings.cycles {
@@ -248,7 +249,8 @@ where
             })?;
             queries += out.queries;
             ties += out.ties;
-            if out.stop == Stop::Resolution {
+            at_resolution[j] = out.stop == Stop::Resolution;
+            if at_resolution[j] {
                 resolution_stops += 1;
             }
             let moved = (out.estimate.clone() - theta[j].clone()).abs();
@@ -285,7 +287,9 @@ where
                     below.to_f64_lossy()
                 ),
             )),
-            Consistent::Interval { lo, hi } if hi.clone() - lo.clone() > slack => {
+            Consistent::Interval { lo, hi }
+                if !at_resolution[j] && hi.clone() - lo.clone() > slack =>
+            {
                 warnings.push(Warning::new(
                     Cause::Plateau,
                     format!(

@@ -67,6 +67,10 @@ pub enum Cause {
     /// ε is not smaller than the search intervals, so the searches barely
     /// narrow them.
     CoarseEpsilon,
+    /// The population makes every classifier nearly a mixture of trivial
+    /// ones (its boundary is flat at the scale of ε), so its classifiers
+    /// barely tell metrics apart.
+    DegeneratePopulation,
     /// The estimate lies outside the family's assumptions (e.g. negative
     /// weights of a fair metric from noisy answers); reported, not clipped.
     OutsideFamily,

@@ -455,7 +455,9 @@ where
         )));
     }
     let width = hi.clone() - lo.clone();
-    if width <= eps.clone() * (T::int(1) + prec::ulps::<T>(64)) {
+    // At the working precision's resolution the width is rounding's (the
+    // resolution warning says so), not a plateau of the population.
+    if width <= eps.clone() * (T::int(1) + prec::ulps::<T>(64)) || out.stop == Stop::Resolution {
         return Ok(None);
     }
     let zero = T::int(0);

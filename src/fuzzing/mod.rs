@@ -129,7 +129,7 @@ pub fn search_noisy(data: &[u8]) -> Result<(), String> {
 ///
 /// # Errors
 /// A message describing the disagreement.
-#[cfg(feature = "mpfr")]
+#[cfg(feature = "mpfr-scalar")]
 pub fn search_diff_f64_mpfr(data: &[u8]) -> Result<(), String> {
     use crate::oracle::{Adversary, Preference};
     use crate::scalar::{Backend, Mpfr, Scalar};

@@ -56,6 +56,56 @@ pub fn bayes_confusion<T: Scalar, P: BinaryPopulation<T> + ?Sized>(
     })
 }
 
+/// The bulge of the upper boundary ∂C₊: the largest distance of a
+/// threshold classifier's (TP, TN) from the chord between the trivial
+/// classifiers (ζ, 0) and (0, 1 − ζ). It is attained by the Bayes
+/// classifier of the metric normal to the chord, (m11, m00) = (1 − ζ, ζ).
+/// Near zero, every classifier is close to a mixture of the trivial ones and
+/// the boundary is flat: metric values along it differ by little more than
+/// the bulge, so answers (and rounding) at that scale decide the search.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::geometry::binary::boundary_bulge;
+/// use metric_elicitation::population::LogisticUniform;
+/// let wide = boundary_bulge(&LogisticUniform::new(5.0).unwrap());
+/// let flat = boundary_bulge(&LogisticUniform::new(1e-6).unwrap());
+/// assert!(wide > 0.2 && flat < 1e-6);
+/// ```
+pub fn boundary_bulge<T: Scalar, P: BinaryPopulation<T> + ?Sized>(population: &P) -> T {
+    let zeta = population.zeta();
+    let one = T::int(1);
+    let (m11, m00) = (one.clone() - zeta.clone(), zeta.clone());
+    if m11 <= T::int(0) || m00 <= T::int(0) {
+        return T::int(0);
+    }
+    let c = population.threshold_confusion(&m11, &m00, Side::Upper);
+    let norm = (m11.clone() * m11.clone() + m00.clone() * m00.clone()).sqrt();
+    let gap = m11.clone() * c.tp + m00.clone() * c.tn - m11 * m00;
+    (gap / norm).max(T::int(0))
+}
+
+/// A warning when the population's boundary is flat at the scale of `eps`
+/// ([`boundary_bulge`] below `eps`): the classifiers' values differ by less
+/// than the requested accuracy, so the population cannot tell metrics apart
+/// to that accuracy (e.g. 003's η(x) = 1/(1 + e^{ax}) with a = 1e-9).
+pub fn degenerate_warning<T: Scalar, P: BinaryPopulation<T> + ?Sized>(
+    population: &P,
+    eps: &T,
+) -> Option<crate::elicit::Warning> {
+    let bulge = boundary_bulge(population);
+    (bulge < *eps).then(|| {
+        crate::elicit::Warning::new(
+            crate::elicit::Cause::DegeneratePopulation,
+            format!(
+                "the population is nearly degenerate: every classifier lies within {:.3e} of the chord between the trivial classifiers, less than epsilon = {:.3e}, so the metric values the answers compare differ by about that much (e.g. synthetic-003 with a tiny a, where eta stays near 1/2)",
+                bulge.to_f64_lossy(),
+                eps.to_f64_lossy()
+            ),
+        )
+    })
+}
+
 /// The inverse Bayes confusion (the minimizer of m11·TP + m00·TN over C):
 /// the complement 1 − h of the Bayes classifier (003 Prop. 1).
 ///

@@ -21,7 +21,7 @@ impl QueryPoint for f64 {
     }
 }
 
-#[cfg(feature = "mpfr")]
+#[cfg(feature = "mpfr-scalar")]
 impl<const P: u32> QueryPoint for crate::scalar::Mpfr<P> {
     fn coords(&self) -> Vec<String> {
         vec![self.encode()]

@@ -289,6 +289,54 @@ pub fn ids() -> Vec<&'static str> {
     jobs::<f64>(&all).into_iter().map(|j| j.id).collect()
 }
 
+/// The ids of the jobs `o.only` selects, in the order they run.
+pub fn selected_ids(o: &Options) -> Vec<&'static str> {
+    jobs::<f64>(o)
+        .into_iter()
+        .filter(|j| o.only.is_empty() || o.only.iter().any(|f| j.id.starts_with(f.as_str())))
+        .map(|j| j.id)
+        .collect()
+}
+
+/// Runs the jobs `o.only` selects at the precision `--precision` names:
+/// `None` for `f64`, `Some(bits)` for `Mpfr<bits>` (64, 128, 256, 512 or
+/// 1024; see [`crate::scalar::precision_bits`]). The dispatch lives here,
+/// not in the binary, so the generic jobs are compiled once, in the library.
+///
+/// # Errors
+/// The first job that fails, or an MPFR precision in a build without the
+/// `mpfr` feature.
+pub fn run_at_precision(
+    o: &Options,
+    bits: Option<u32>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Section>> {
+    match bits {
+        None => run::<f64>(o, progress),
+        Some(bits) => run_mpfr(o, bits, progress),
+    }
+}
+
+#[cfg(feature = "mpfr")]
+fn run_mpfr(o: &Options, bits: u32, progress: &mut dyn FnMut(&str)) -> Result<Vec<Section>> {
+    use crate::scalar::Mpfr;
+    match bits {
+        64 => run::<Mpfr<64>>(o, progress),
+        128 => run::<Mpfr<128>>(o, progress),
+        256 => run::<Mpfr<256>>(o, progress),
+        512 => run::<Mpfr<512>>(o, progress),
+        _ => run::<Mpfr<1024>>(o, progress),
+    }
+}
+
+#[cfg(not(feature = "mpfr"))]
+fn run_mpfr(_: &Options, bits: u32, _: &mut dyn FnMut(&str)) -> Result<Vec<Section>> {
+    Err(crate::Error::invalid(
+        "--precision",
+        format!("mpfr:{bits} needs the MPFR feature: cargo run --release --features mpfr -- reproduce --precision mpfr:{bits}"),
+    ))
+}
+
 /// Runs the jobs `o.only` selects at precision `T`; for MPFR precisions
 /// the jobs marked [`Job::compare_f64`] are also run in `f64` and each row
 /// records its difference. `progress` is called with each job's id as it
@@ -297,9 +345,10 @@ pub fn ids() -> Vec<&'static str> {
 /// # Errors
 /// The first job that fails.
 pub fn run<T: Scalar>(o: &Options, mut progress: impl FnMut(&str)) -> Result<Vec<Section>> {
+    let ids = selected_ids(o);
     let selected: Vec<Job> = jobs::<T>(o)
         .into_iter()
-        .filter(|j| o.only.is_empty() || o.only.iter().any(|f| j.id.starts_with(f.as_str())))
+        .filter(|j| ids.contains(&j.id))
         .collect();
     let reference = (T::backend_name() != "f64").then(|| jobs::<f64>(o));
     let mut sections = Vec::new();

@@ -16,10 +16,10 @@
 //! bits end to end.
 
 mod f64_backend;
-#[cfg(feature = "mpfr")]
+#[cfg(feature = "mpfr-scalar")]
 mod mpfr;
 
-#[cfg(feature = "mpfr")]
+#[cfg(feature = "mpfr-scalar")]
 pub use mpfr::Mpfr;
 
 use crate::error::Error;

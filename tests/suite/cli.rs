@@ -355,6 +355,89 @@ fn ask_with_scripted_answers() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("stopped: 1 answers recorded"));
 }
 
+/// `ask` on a real dataset (issue 13): the questions show the held-out
+/// classifiers' rates from the fitted η̂, and the session ends with the
+/// procedure's result and its consistent set.
+#[test]
+fn ask_on_a_dataset_shows_real_classifiers() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/breast_cancer_wdbc.csv.gz");
+    let spec = tmp("ask-dataset.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "procedure = \"binary-lpm\"\nepsilon = 0.05\nmonotonicity = \"increasing\"\n[population]\nkind = \"dataset\"\npath = {:?}\nlabel = \"label\"\nsplit = 0.5\nseed = 1\nregularization = 1.0\nconfusions = \"labelled\"\n[oracle]\nkind = \"person\"\n",
+            data.display().to_string()
+        ),
+    )
+    .unwrap();
+    let file = tmp("ask-dataset.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let out = ask(&spec, &file, &"A\nB\n".repeat(40));
+    let v = json(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("classifier A") && err.contains("predicted 1"),
+        "{err}"
+    );
+    assert_eq!(v["procedure"], "binary-lpm");
+    assert!(v["consistent"]["theta"].is_array(), "{v}");
+}
+
+/// `ask` with its standard input on a pseudo-terminal, as a person meets
+/// it (util-linux `script` allocates the terminal; skipped where it is
+/// missing): the prompts, a resume and the result work as through a pipe.
+#[test]
+fn ask_on_a_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return;
+    }
+    let spec = specs().join("binary-lpm-ask.toml");
+    let file = tmp("ask-tty.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let command = format!(
+        "{} ask {} --transcript {}",
+        env!("CARGO_BIN_EXE_elicit"),
+        spec.display(),
+        file.display()
+    );
+    let run = |answers: &str| {
+        let mut child = Command::new("script")
+            .args(["-q", "-e", "-c", &command, "/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // One answer at a time, as typed, until the session ends.
+        for line in answers.lines() {
+            if stdin.write_all(format!("{line}\n").as_bytes()).is_err() || stdin.flush().is_err() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        drop(stdin);
+        child.wait_with_output().unwrap()
+    };
+    let first = run("A\nB\nq\n");
+    let text = String::from_utf8_lossy(&first.stdout);
+    assert_eq!(first.status.code(), Some(0), "{text}");
+    assert!(text.contains("Question 1 of about"), "{text}");
+    assert!(text.contains("stopped: 2 answers recorded"), "{text}");
+    let done = run(&"A\nB\n".repeat(40));
+    let text = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(done.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("resuming: 2 answers already recorded"),
+        "{text}"
+    );
+    assert!(
+        text.contains("binary-lpm") && text.contains("elicited"),
+        "{text}"
+    );
+}
+
 #[test]
 fn ask_multiclass_shows_k_class_confusions_and_resumes() {
     let spec = specs().join("dlpm-ask.toml");
@@ -699,9 +782,34 @@ fn degenerate_epsilons_are_warned_about() {
     // f64 reaches its resolution before ε = 1e-300.
     let v = json(&run_spec("fine.toml", &spec("1e-300")));
     assert!(causes(&v).contains(&"resolution".to_string()), "{v}");
+    // ... and only that: answers crossing within rounding are not reported
+    // as contradictions, nor rounding's width as a plateau.
+    assert!(causes(&v).iter().all(|c| c == "resolution"), "{v}");
+    let dlpm = "procedure = \"dlpm\"\nepsilon = 1e-300\n[population]\nkind = \"synthetic-002\"\np = [1.0, 2.0, 3.0]\nscores = \"softmax\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.2, 0.3, 0.5]\n";
+    let v = json(&run_spec("fine-dlpm.toml", dlpm));
+    assert!(
+        !causes(&v).is_empty() && causes(&v).iter().all(|c| c == "resolution"),
+        "{v}"
+    );
     // An ordinary ε: neither.
     let v = json(&run_spec("ordinary.toml", &spec("0.02")));
     assert!(causes(&v).is_empty(), "{v}");
+    // A population parameter that flattens the boundary (η within 3e-10 of
+    // 1/2): warned, still exit 0; a = 5 (the paper's) is not.
+    let flat = spec("0.02").replace(
+        "kind = \"synthetic-003\"",
+        "kind = \"synthetic-003\"\na = 1e-9",
+    );
+    let v = json(&run_spec("flat.toml", &flat));
+    assert!(
+        causes(&v).contains(&"degenerate-population".to_string()),
+        "{v}"
+    );
+    let paper = spec("0.02").replace(
+        "kind = \"synthetic-003\"",
+        "kind = \"synthetic-003\"\na = 5.0",
+    );
+    assert!(causes(&json(&run_spec("paper-a.toml", &paper))).is_empty());
 }
 
 // ---- elicit rank ----

@@ -85,25 +85,28 @@ fn kendall_tau_b_by_hand_with_ties() {
 
 // ---- Ranking against brute force ----
 
+/// A classifier right with its own probability (its skill, drawn first),
+/// otherwise predicting a uniformly random class.
+fn noisy_predictions(rng: &mut ChaCha8Rng, labels: &[usize], k: usize) -> Vec<usize> {
+    let skill = rng.random_range(0.2..0.9);
+    labels
+        .iter()
+        .map(|&y| {
+            if rng.random_bool(skill) {
+                y
+            } else {
+                rng.random_range(0..k)
+            }
+        })
+        .collect()
+}
+
 fn random_pool(k: usize, m: usize, n: usize, classifiers: usize, seed: u64) -> PoolStatistics {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let labels: Vec<usize> = (0..n).map(|i| i % k).collect();
     let groups: Vec<usize> = (0..n).map(|i| (i / k) % m).collect();
     let pool: Vec<(String, Vec<usize>)> = (0..classifiers)
-        .map(|c| {
-            let skill = rng.random_range(0.2..0.9);
-            let h = labels
-                .iter()
-                .map(|&y| {
-                    if rng.random_bool(skill) {
-                        y
-                    } else {
-                        rng.random_range(0..k)
-                    }
-                })
-                .collect();
-            (format!("c{c}"), h)
-        })
+        .map(|c| (format!("c{c}"), noisy_predictions(&mut rng, &labels, k)))
         .collect();
     PoolStatistics::from_predictions(&pool, &labels, Some(&groups)).unwrap()
 }
@@ -121,17 +124,7 @@ fn brute_force(metric: &serde_json::Value, k: usize, m: usize, n: usize, seed: u
     };
     let mut out = Vec::new();
     for _ in 0..30 {
-        let skill = rng.random_range(0.2..0.9);
-        let h: Vec<usize> = labels
-            .iter()
-            .map(|&y| {
-                if rng.random_bool(skill) {
-                    y
-                } else {
-                    rng.random_range(0..k)
-                }
-            })
-            .collect();
+        let h = noisy_predictions(&mut rng, &labels, k);
         let count = |i: usize, j: usize, g: Option<usize>| {
             (0..n)
                 .filter(|&r| labels[r] == i && h[r] == j && g.is_none_or(|g| groups[r] == g))
