@@ -27,7 +27,7 @@
 //! With ε_Ω-noisy answers (003 Def. 7) no guarantee in terms of ε_Ω alone is
 //! possible for an arbitrary unimodal function (a plateau a hair below the
 //! peak can hide it). For concave functions the returned interval contains a
-//! point where f ≥ max f − c·ε_Ω; see `tests/search_properties.rs` for the
+//! point where f ≥ max f − c·ε_Ω; see `tests/suite/search_properties.rs` for the
 //! constant c checked per strategy.
 
 use crate::error::{Error, Result};

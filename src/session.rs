@@ -414,7 +414,7 @@ fn adversary<'a, T: Scalar, P: Procedure<T>>(
         "always-wrong" => Box::new(AlwaysWrong),
         "push-away" => Box::new(PushAwayAdversary { procedure, truth }),
         "scripted" => Box::new(Scripted::new(hex_bytes(script.as_deref().unwrap_or(""))?)),
-        _ => Box::new(SeededRandom::new(*seed)),
+        _ => Box::new(SeededRandom::new(seed.unwrap_or(0))),
     })
 }
 

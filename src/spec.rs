@@ -383,9 +383,9 @@ pub enum OracleSpec {
         /// always-wrong | random (default) | push-away | scripted.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         adversary: Option<String>,
-        /// Seed of the random adversary.
-        #[serde(default)]
-        seed: u64,
+        /// Seed of the random adversary (default 0).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<u64>,
         /// scripted: the in-band answers as a hex string (one bit each).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         script: Option<String>,
@@ -543,9 +543,24 @@ impl Spec {
             eps_omega,
             adversary,
             script,
+            seed,
             ..
         } = &self.oracle
         {
+            // Fields of one adversary given with another do not apply.
+            let chosen = adversary.as_deref().unwrap_or("random");
+            if script.is_some() && chosen != "scripted" {
+                return Err(Error::invalid(
+                    "oracle.script",
+                    format!("applies only to adversary = \"scripted\", not {chosen:?}"),
+                ));
+            }
+            if seed.is_some() && chosen != "random" {
+                return Err(Error::invalid(
+                    "oracle.seed",
+                    format!("applies only to adversary = \"random\", not {chosen:?}"),
+                ));
+            }
             if let Some(e) = eps_omega {
                 let e: f64 = e.to_scalar("oracle.eps_omega")?;
                 if e < 0.0 {

@@ -327,7 +327,7 @@ where
 /// hyperplane but is only approximately a multiple of it (F1: α = 0.915,
 /// σ = 0.037 even with an exact hyperplane, which is 003 Table 2's row 1).
 /// Passing (s·m11, s·m00, s·C0) with the true p11 returns the true metric
-/// exactly (`tests/binary_003.rs`, `prop4_inverts_the_upper_hyperplane`).
+/// exactly (`tests/suite/binary_003.rs`, `prop4_inverts_the_upper_hyperplane`).
 ///
 /// # Errors
 /// [`Error::IllConditioned`] when P′ or Q′ vanishes to working precision.

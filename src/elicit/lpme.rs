@@ -327,6 +327,46 @@ where
 /// The general LPME behind the one interface
 /// ([`super::procedure::Procedure`]): `lpme`, and the sphere query space
 /// it shares with `lpm` (002 Alg. 2).
+/// The [`Procedure`](crate::elicit::procedure::Procedure) items shared by
+/// every procedure that is a [`procedures::SphereSpace`] in a newtype (`lpm`
+/// and `lpme` differ only in construction and in the truth's assumptions):
+/// the associated types, a linear value, and delegation to the space.
+macro_rules! sphere_space_items {
+    () => {
+        type Settings = SphereSettings;
+        type Point = DVector<T>;
+        type Truth = DVector<T>;
+        type Estimate = LpmeEstimate<T>;
+        const ERROR: &'static str = "max |a - a^| (both unit l2)";
+        const SINGLE_OPTIMUM: bool = true;
+
+        fn value(&self, truth: &DVector<T>, point: &DVector<T>) -> T {
+            truth.dot(point)
+        }
+
+        fn distance(&self, truth: &DVector<T>, point: &DVector<T>) -> Option<T> {
+            self.0.distance(truth, point)
+        }
+
+        fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<LpmeEstimate<T>> {
+            self.0.elicit(oracle)
+        }
+
+        fn report(&self, est: &LpmeEstimate<T>, truth: Option<&DVector<T>>) -> Report {
+            self.0.report(est, truth)
+        }
+
+        fn present(&self, point: &DVector<T>) -> View {
+            self.0.present(point)
+        }
+
+        fn expected_queries(&self) -> Option<usize> {
+            self.0.expected_queries()
+        }
+    };
+}
+pub(crate) use sphere_space_items;
+
 pub mod procedures {
     use super::*;
     use crate::elicit::multiclass::views;
@@ -539,12 +579,7 @@ pub mod procedures {
     pub struct Lpme<T: Scalar>(SphereSpace<T>);
 
     impl<T: Scalar> Procedure<T> for Lpme<T> {
-        type Settings = SphereSettings;
-        type Point = DVector<T>;
-        type Truth = DVector<T>;
-        type Estimate = LpmeEstimate<T>;
-        const ERROR: &'static str = "max |a - a^| (both unit l2)";
-        const SINGLE_OPTIMUM: bool = true;
+        sphere_space_items!();
 
         fn new(s: SphereSettings, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
             Ok(Lpme(SphereSpace::new(s, search, population, "lpme")?))
@@ -552,30 +587,6 @@ pub mod procedures {
 
         fn truth(&self, metric: &Value) -> Result<DVector<T>> {
             self.0.unit_truth(metric)
-        }
-
-        fn value(&self, truth: &DVector<T>, point: &DVector<T>) -> T {
-            truth.dot(point)
-        }
-
-        fn distance(&self, truth: &DVector<T>, point: &DVector<T>) -> Option<T> {
-            self.0.distance(truth, point)
-        }
-
-        fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<LpmeEstimate<T>> {
-            self.0.elicit(oracle)
-        }
-
-        fn report(&self, est: &LpmeEstimate<T>, truth: Option<&DVector<T>>) -> Report {
-            self.0.report(est, truth)
-        }
-
-        fn present(&self, point: &DVector<T>) -> View {
-            self.0.present(point)
-        }
-
-        fn expected_queries(&self) -> Option<usize> {
-            self.0.expected_queries()
         }
     }
 

@@ -245,6 +245,7 @@ pub mod views {
 pub mod procedures {
     use super::*;
     use crate::elicit::lpme::procedures::{SphereSettings, SphereSpace};
+    use crate::elicit::lpme::{sphere_space_items, LpmeEstimate};
     use crate::elicit::procedure::{
         exact_list, linear_words, lossy_list, Family, Procedure, Report, Search, View,
     };
@@ -407,12 +408,7 @@ pub mod procedures {
     pub struct Lpm<T: Scalar>(SphereSpace<T>);
 
     impl<T: Scalar> Procedure<T> for Lpm<T> {
-        type Settings = SphereSettings;
-        type Point = DVector<T>;
-        type Truth = DVector<T>;
-        type Estimate = LpmeEstimate<T>;
-        const ERROR: &'static str = "max |a - a^| (both unit l2)";
-        const SINGLE_OPTIMUM: bool = true;
+        sphere_space_items!();
 
         fn new(s: SphereSettings, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
             let mut space = SphereSpace::new(s, search, population, "lpm")?;
@@ -431,30 +427,6 @@ pub mod procedures {
                 });
             }
             Ok(v)
-        }
-
-        fn value(&self, truth: &DVector<T>, point: &DVector<T>) -> T {
-            truth.dot(point)
-        }
-
-        fn distance(&self, truth: &DVector<T>, point: &DVector<T>) -> Option<T> {
-            self.0.distance(truth, point)
-        }
-
-        fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<LpmeEstimate<T>> {
-            self.0.elicit(oracle)
-        }
-
-        fn report(&self, est: &LpmeEstimate<T>, truth: Option<&DVector<T>>) -> Report {
-            self.0.report(est, truth)
-        }
-
-        fn present(&self, point: &DVector<T>) -> View {
-            self.0.present(point)
-        }
-
-        fn expected_queries(&self) -> Option<usize> {
-            self.0.expected_queries()
         }
     }
 

@@ -746,6 +746,23 @@ pub fn reconstruct<T: Scalar>(
     };
     let (a, b, d) = unshift(&shifted, o)?;
     warnings.extend(shifted.warnings);
+    if let Some(c) = &shifted.condition {
+        // The fit amplifies the directions' error (about ε per angle) by
+        // up to cond = σ₁/σ_{n−1}; past 1/2 the estimate can be anywhere on
+        // the unit sphere of (a, B). An exact fit (q = 2 has no redundant
+        // equation) hides this from the singular-value gap.
+        if c.clone() * tolerance.clone() > T::ratio(1, 2) {
+            warnings.push(Warning::new(
+                Cause::IllConditioned,
+                format!(
+                    "the fit's condition {:.3e} times the answers' accuracy {:.1e} exceeds 1/2: the gradients barely change direction across the design, so (a, B) is determined only to about {:.0e} (a smaller epsilon helps)",
+                    c.to_f64_lossy(),
+                    tolerance.to_f64_lossy(),
+                    (c.clone() * tolerance.clone()).to_f64_lossy()
+                ),
+            ));
+        }
+    }
     let mut eigenvalues: Vec<T> = b.clone().symmetric_eigenvalues().iter().cloned().collect();
     eigenvalues.sort_by(|x, y| x.partial_cmp(y).unwrap_or(std::cmp::Ordering::Equal));
     Ok(QpmeEstimate {

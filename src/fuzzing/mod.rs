@@ -1,5 +1,5 @@
 //! Checks driven by the cargo-fuzz targets in `fuzz/`, kept in the library so
-//! that `tests/fuzz_regressions.rs` replays every saved crash input through
+//! that `tests/suite/fuzz_regressions.rs` replays every saved crash input through
 //! exactly the same code.
 //!
 //! Each function decodes fuzzer bytes with `arbitrary`, runs a procedure
@@ -20,7 +20,7 @@ use crate::search::{maximize, Stop, Strategy};
 use arbitrary::{Arbitrary, Unstructured};
 
 /// The multiple c of ε_Ω within which a noisy search's estimate is
-/// guaranteed (observed; see `tests/search_properties.rs`) to come for
+/// guaranteed (observed; see `tests/suite/search_properties.rs`) to come for
 /// concave functions with power flanks of exponent p ≤ 4.
 pub fn noise_multiple(strategy: Strategy) -> f64 {
     match strategy {

@@ -10,6 +10,15 @@ use crate::geometry::groups::Groups;
 use crate::scalar::Scalar;
 use crate::spec::{PopulationSpec, Scores};
 
+/// `group_column` given to a procedure that does not use groups: a field
+/// that does not apply, refused rather than ignored.
+fn no_groups(procedure: &str) -> Error {
+    Error::invalid(
+        "population.group_column",
+        format!("{procedure} does not use groups; the fair procedures (fpme, fair-qpme, qpme-tradeoff) take kind = \"groups\", or kind = \"dataset\" with group"),
+    )
+}
+
 /// A binary population (003) from `spec`: `synthetic-003`, a binary `csv`
 /// or a two-class `dataset` (threshold classifiers of the fitted η̂ on the
 /// held-out rows).
@@ -31,11 +40,15 @@ pub fn binary<T: Scalar>(
             })?,
         )),
         PopulationSpec::Csv {
+            group_column: Some(_),
+            ..
+        } => Err(no_groups(procedure)),
+        PopulationSpec::Csv {
             path,
             score_column,
             probabilities: None,
             label_column,
-            group_column: _,
+            group_column: None,
         } => Ok(Box::new(csv_file::binary::<T>(
             path,
             score_column.as_deref().unwrap_or("score"),
@@ -83,14 +96,17 @@ pub fn multiclass<T: Scalar>(
             *classes, *rows, *seed,
         )?)),
         PopulationSpec::Csv {
+            group_column: Some(_),
+            ..
+        } => Err(no_groups(procedure)),
+        PopulationSpec::Csv {
             path,
             score_column: None,
             probabilities: Some(columns),
             label_column,
-            group_column,
+            group_column: None,
         } => Ok(Box::new(
-            csv_file::multiclass::<T>(path, columns, label_column, group_column.as_deref())?
-                .population,
+            csv_file::multiclass::<T>(path, columns, label_column, None)?.population,
         )),
         PopulationSpec::Csv { .. } => Err(Error::invalid(
             "population.probabilities",

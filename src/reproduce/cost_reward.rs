@@ -700,18 +700,7 @@ pub fn scaling(sizes: &[usize], seed: u64) -> Result<Vec<Row>> {
 pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let (trials, seed) = (o.trials, o.seed);
     let huge = o.only.iter().any(|x| x == "004-scaling");
-    let job = |id, title, explanation, layout, rows: Rows, figure, compare_f64| {
-        Job::new(
-            id,
-            title,
-            explanation,
-            layout,
-            rows,
-            figure,
-            compare_f64,
-            verdict,
-        )
-    };
+    let job = Job::maker(verdict);
     vec![
         job(
             "004-table1",

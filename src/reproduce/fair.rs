@@ -587,18 +587,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     } else {
         trials.min(THM1_DEFAULT_TRIALS)
     };
-    let job = |id, title, explanation, layout, rows, figure, compare_f64| {
-        Job::new(
-            id,
-            title,
-            explanation,
-            layout,
-            rows,
-            figure,
-            compare_f64,
-            verdict,
-        )
-    };
+    let job = Job::maker(verdict);
     vec![
         job(
             "001-sec6.1",

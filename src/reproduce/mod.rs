@@ -247,6 +247,31 @@ impl Job {
     }
 }
 
+/// The signature of [`Job::maker`]'s constructor: id, title, explanation,
+/// layout, rows, figure, `compare_f64`.
+pub type JobMaker =
+    dyn Fn(&'static str, &'static str, &'static str, Layout, Rows, Option<Figure>, bool) -> Job;
+
+impl Job {
+    /// The constructor of one family's jobs, all judged by `verdict`.
+    pub fn maker(verdict: fn(&str, &[Row]) -> String) -> Box<JobMaker> {
+        Box::new(
+            move |id, title, explanation, layout, rows, figure, compare_f64| {
+                Job::new(
+                    id,
+                    title,
+                    explanation,
+                    layout,
+                    rows,
+                    figure,
+                    compare_f64,
+                    verdict,
+                )
+            },
+        )
+    }
+}
+
 /// A job's result.
 #[derive(Debug, Clone)]
 pub struct Section {

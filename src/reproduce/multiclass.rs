@@ -1027,18 +1027,7 @@ pub fn lpme_efficiency<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> 
 /// The 002 tables and theorem checks as [`Job`]s.
 pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let (search, trials, seed) = (o.search, o.trials, o.seed);
-    let job = |id, title, explanation, layout, rows: Rows, figure, compare_f64| {
-        Job::new(
-            id,
-            title,
-            explanation,
-            layout,
-            rows,
-            figure,
-            compare_f64,
-            verdict,
-        )
-    };
+    let job = Job::maker(verdict);
     let constants = |file| {
         Some(Figure {
             file,

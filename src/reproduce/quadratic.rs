@@ -902,16 +902,7 @@ fn verdict(id: &str, rows: &[Row]) -> String {
 /// The 000 jobs.
 pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     let (trials, seed) = (o.trials, o.seed);
-    let job = |id: &'static str, title, explanation, layout, rows: super::Rows, compare_f64| Job {
-        id,
-        title,
-        explanation,
-        rows,
-        verdict: Box::new(move |r: &[Row]| verdict(id, r)),
-        layout,
-        figure: None,
-        compare_f64,
-    };
+    let job = Job::maker(verdict);
     vec![
         job(
             "000-table1",
@@ -919,6 +910,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
             EXPLAIN_T1,
             Layout::Table,
             Box::new(move || table1::<T>(trials.min(100), seed, (trials / 10).clamp(1, 100))),
+            None,
             true,
         ),
         job(
@@ -927,6 +919,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
             EXPLAIN_THM1,
             Layout::Sweep,
             Box::new(move || theorem1::<T>(trials, seed)),
+            None,
             true,
         ),
         job(
@@ -935,6 +928,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
             EXPLAIN_THM2,
             Layout::Table,
             Box::new(theorem2::<T>),
+            None,
             false,
         ),
         job(
@@ -943,6 +937,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
             EXPLAIN_REF,
             Layout::Table,
             Box::new(move || reference::<T>(trials.min(100), seed)),
+            None,
             false,
         ),
         job(
@@ -951,6 +946,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
             EXPLAIN_CUBIC,
             Layout::Table,
             Box::new(move || cubic::<T>(trials.clamp(1, 10), seed)),
+            None,
             false,
         ),
     ]

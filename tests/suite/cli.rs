@@ -193,6 +193,28 @@ fn bad_specs_exit_2_with_a_message_naming_the_field() {
             "epsilom",
         ),
         (
+            "script-without-scripted.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]") + "eps_omega = 0.01\nscript = \"ff\"\n",
+            "oracle.script",
+        ),
+        (
+            "group-column.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]").replace(
+                "kind = \"synthetic-003\"",
+                &format!(
+                    "kind = \"csv\"\npath = {:?}\ngroup_column = \"g\"",
+                    specs().join("scores.csv").display().to_string()
+                ),
+            ),
+            "population.group_column",
+        ),
+        (
+            "seed-without-random.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]")
+                + "eps_omega = 0.01\nadversary = \"always-wrong\"\nseed = 3\n",
+            "oracle.seed",
+        ),
+        (
             "missing.toml",
             base("binary-lpm", "0.02", "[0.8, 0.2]")
                 .replace("[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n", ""),

@@ -83,8 +83,11 @@ macro_rules! exactness_suite {
 
                 /// The joint fit at the touching points with the exact
                 /// maximisers on the small spheres (an error-free LPME)
-                /// returns (a, B) to 1e-12 once the fit is well conditioned
-                /// (σ₁/σ_{n−1} ≤ 10³), and to ε·condition in general.
+                /// returns (a, B) to 1e-12 (4500 ulps) while the fit's
+                /// condition σ₁/σ_{n−1} is at most 35, and to
+                /// 128·ε_mach·condition in general: over 45 000 random
+                /// metrics (q = 2..6, every shape) the largest observed
+                /// error was 30·ε_mach·condition.
                 #[test]
                 fn fit_is_exact_with_exact_maximisers(q in 2usize..=6, shape in 0usize..3, seed in any::<u64>()) {
                     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -94,7 +97,7 @@ macro_rules! exactness_suite {
                     let est = qpme_with(&design, &mut ExactProbe::new(&metric), Estimator::Fit, &T::epsilon()).unwrap();
                     let (ea, eb) = metric.errors(&est.a, &est.b);
                     let cond = est.condition.clone().unwrap();
-                    let bound = exact_bound::<T>() * (cond / T::int(1000)).max(T::int(1));
+                    let bound = exact_bound::<T>().max(T::epsilon() * T::int(128) * cond);
                     prop_assert!(ea <= bound.clone() && eb <= bound, "q={} {:?}: {} {}", q, SHAPES[shape], ea, eb);
                     prop_assert_eq!(&est.b, &est.b.transpose());
                     prop_assert!(est.warnings.is_empty(), "{:?}", est.warnings);
@@ -572,7 +575,7 @@ mod mpfr {
 }
 
 /// Every 000 example spec parses, builds its procedure and elicits its
-/// simulated metric to within its tolerance (`tests/cli.rs` runs them
+/// simulated metric to within its tolerance (`tests/suite/cli.rs` runs them
 /// through `elicit run`; this checks the errors).
 #[test]
 fn example_specs_run() {
