@@ -324,9 +324,6 @@ where
     })
 }
 
-/// The general LPME behind the one interface
-/// ([`super::procedure::Procedure`]): `lpme`, and the sphere query space
-/// it shares with `lpm` (002 Alg. 2).
 /// The [`Procedure`](crate::elicit::procedure::Procedure) items shared by
 /// every procedure that is a [`procedures::SphereSpace`] in a newtype (`lpm`
 /// and `lpme` differ only in construction and in the truth's assumptions):
@@ -367,6 +364,9 @@ macro_rules! sphere_space_items {
 }
 pub(crate) use sphere_space_items;
 
+/// The general LPME behind the one interface
+/// ([`super::procedure::Procedure`]): `lpme`, and the sphere query space
+/// it shares with `lpm` (002 Alg. 2).
 pub mod procedures {
     use super::*;
     use crate::elicit::multiclass::views;

@@ -1,6 +1,6 @@
 //! 003 (binary): Tables 1–2, Thm. 2, Lemma 2, and finite samples.
 
-use super::{max_abs_diff, plots, Figure, Job, Layout, Options, Row, Rows};
+use super::{max_abs_diff, plots, Figure, Job, Layout, Options, Row};
 use crate::elicit::binary::{
     alg3_confusions, assumption4_constants, elicit_lfpm, elicit_lfpm_known_p11, elicit_lpm,
     ratio_stats, theorem2_bound, Alg3Settings, Monotonicity,

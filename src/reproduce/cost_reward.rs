@@ -2,7 +2,7 @@
 //! error constants under noise, and the speed of the 10⁷-row population
 //! against the paper's public code.
 
-use super::{plots, Figure, Job, Layout, Options, Row, Rows, Section};
+use super::{plots, Figure, Job, Layout, Options, Row, Section};
 use crate::elicit::cost_reward::{
     elicit_cost_reward, paper_queries, CostRewardSettings, CostRewardSpace,
 };

@@ -1,6 +1,6 @@
 //! 002 (multiclass): Tables 2–3, Thms. 1–2, query counts.
 
-use super::{plots, Figure, Job, Layout, Options, Row, Rows};
+use super::{plots, Figure, Job, Layout, Options, Row};
 use crate::elicit::lpme::{lpme, AngleOrder, LpmeSettings, Orthant};
 use crate::elicit::multiclass::{elicit_dlpm, elicit_lpm, nu, DlpmEstimate, DlpmSettings};
 use crate::error::Result;
