@@ -104,7 +104,12 @@ macro_rules! exactness_suite {
                 }
 
                 /// Fair QPME (Alg. 4, notes F1–F8) with exact maximisers:
-                /// â, every B̂^{uv} and λ̂ for m = 2..6 groups.
+                /// â, every B̂^{uv} and λ̂ for m = 2..6 groups, to 1e-10
+                /// (450 000 ulps) or 2048·ε_mach times the worst QPME fit
+                /// condition, whichever is larger: over 100 000 random
+                /// instances (m = 2..6, k = 2..3, both rate models) the
+                /// largest observed error with a condition above 100 was
+                /// 229·ε_mach·condition (condition 1.8e4, error 9.2e-10).
                 #[test]
                 fn fair_qpme_is_exact(m in 2usize..=6, k in 2usize..=3, general in any::<bool>(), seed in any::<u64>()) {
                     let rates = if general { Rates::General } else { Rates::Diagonal };
@@ -119,7 +124,8 @@ macro_rules! exactness_suite {
                     match fair_qpme_with(&groups, &mut FairExactProbe::new(&metric, &groups), &settings) {
                         Ok(est) => {
                             let (ea, eb, el) = metric.errors(&est.a, &est.b, &est.lambda);
-                            let bound = exact_bound::<T>() * T::int(100);
+                            let cond = est.parts.iter().map(|p| p.condition.clone().unwrap()).fold(T::int(1), |c, p| if p > c { p } else { c });
+                            let bound = (exact_bound::<T>() * T::int(100)).max(T::epsilon() * T::int(2048) * cond);
                             prop_assert!(ea <= bound.clone() && eb <= bound.clone() && el <= bound, "m={} k={}: {} {} {}", m, k, ea, eb, el);
                         }
                         // A restricted gradient too small for the small
