@@ -39,3 +39,15 @@ pub fn input<T: Scalar>() -> T {
 pub fn symmetry<T: Scalar>() -> T {
     T::epsilon().sqrt()
 }
+
+/// The largest first-order error estimate (condition × the answers'
+/// accuracy, on the unit-normalized metric) an estimate is returned at
+/// without an `ill-conditioned` warning: 1/10. Not a rounding tolerance
+/// but a statement about the answers, so the same at every precision.
+/// Measured on QPME with an exact oracle and ε = 10⁻³ (30 000 random
+/// metrics, q = 2..4): the error is at most about 5× the estimate in 99.9 %
+/// of cases, so an estimate below 1/10 leaves the metric recognisable,
+/// while past it errors of order one occur (sign flips of B's ddᵀ part).
+pub fn undetermined<T: Scalar>() -> T {
+    T::ratio(1, 10)
+}

@@ -469,7 +469,9 @@ pub struct Shifted<T: Scalar> {
     pub gap: Option<T>,
     /// The fit's two smallest singular values (σ_n, σ_{n−1}).
     pub singular: Option<(T, T)>,
-    /// The fit's σ₁/σ_{n−1}: how much the solution amplifies errors.
+    /// How much the solution amplifies the directions' errors: the fit's
+    /// σ₁/σ_{n−1}, or the closed form's [`closed_form_condition`] (set by
+    /// [`reconstruct`]; `None` straight from [`closed_form`]).
     pub condition: Option<T>,
     /// Per observation, the angle between its direction and the
     /// reconstruction's gradient at its touching point.
@@ -681,7 +683,7 @@ impl<T: Scalar> QpmeSettings<T> {
                 eps,
                 strategy: Strategy::Golden,
                 cycles: 1,
-                orthant: Orthant::Detect,
+                orthant: Orthant::DetectAndCheck,
                 order: AngleOrder::Reverse,
                 stop_early: false,
             },
@@ -706,7 +708,8 @@ pub struct QpmeEstimate<T: Scalar> {
     pub gap: Option<T>,
     /// The fit's two smallest singular values.
     pub singular: Option<(T, T)>,
-    /// The fit's σ₁/σ_{n−1}.
+    /// How much the estimate amplifies the directions' errors: the fit's
+    /// σ₁/σ_{n−1}, or the closed form's [`closed_form_condition`].
     pub condition: Option<T>,
     /// The eigenvalues of B̂, ascending (Def. 3 asks for all ≤ 0).
     pub eigenvalues: Vec<T>,
@@ -725,6 +728,80 @@ pub fn closed_form_tolerance<T: Scalar>(eps: &T) -> T {
     eps.clone().max(prec::ill_conditioned::<T>())
 }
 
+/// The closed form's condition: the Frobenius norm of the derivative of
+/// the normalized (â, B̂) with respect to the q + 2 LPME directions, by
+/// forward differences of step `tolerance` (the directions' accuracy) at
+/// the working precision. Each of the q(q + 2) coordinates is moved in turn,
+/// so the number is what an error of the answers' size does to the
+/// estimate, the closed-form counterpart of the fit's σ₁/σ_{n−1}.
+///
+/// A step that makes a divisor vanish (the closed form refuses it) gives
+/// an infinite condition: the answers cannot tell the divisor's sign.
+///
+/// # Errors
+/// [`Error::IllConditioned`] from [`unshift`] on a zero reconstruction.
+pub fn closed_form_condition<T: Scalar>(
+    units: &[DVector<T>],
+    design: &Design<T>,
+    tolerance: &T,
+    shifted: &Shifted<T>,
+) -> Result<T> {
+    let o = design.origin();
+    let (a, b, _) = unshift(shifted, o)?;
+    let mut moved = units.to_vec();
+    let mut total = T::int(0);
+    for i in 0..units.len() {
+        for c in 0..units[i].len() {
+            moved[i][c] = units[i][c].clone() + tolerance.clone();
+            let step = closed_form(&moved, design.delta(), tolerance).and_then(|s| unshift(&s, o));
+            moved[i][c] = units[i][c].clone();
+            let Ok((a2, b2, _)) = step else {
+                // +∞ in both backends (IEEE and MPFR division by zero).
+                return Ok(T::int(1) / T::int(0));
+            };
+            total = total + (a2 - &a).norm_squared() + (b2 - &b).norm_squared();
+        }
+    }
+    Ok(total.sqrt() / tolerance.clone())
+}
+
+/// The closed form's model error (notes Q5), replayed on its own result:
+/// it reads each LPME's direction, the gradient's at the touching point
+/// c + ϱf, as the gradient's at the centre c. For the reconstructed φ̂ the
+/// closed form is exact on the centres' gradients, so feeding it φ̂'s
+/// gradients at φ̂'s touching points (to first order in ϱ) and measuring how
+/// far the result moves from φ̂ gives the bias the design causes for a metric
+/// like the one found: ‖(Δâ, ΔB̂)‖ on the unit-normalized metric, +∞ when
+/// the replay hits a refused divisor.
+fn touching_bias<T: Scalar>(
+    design: &Design<T>,
+    observations: &[Observation<T>],
+    shifted: &Shifted<T>,
+    tolerance: &T,
+) -> T {
+    let o = design.origin();
+    let gradient = |p: &DVector<T>| &shifted.d + &shifted.b * (p - o);
+    let unit = |v: DVector<T>| {
+        let n = v.norm();
+        v / n
+    };
+    let replayed: Vec<DVector<T>> = observations
+        .iter()
+        .map(|ob| {
+            let f = unit(gradient(&ob.at));
+            unit(gradient(&(&ob.at + f * design.small_radius().clone())))
+        })
+        .collect();
+    let moved = closed_form(&replayed, design.delta(), tolerance).and_then(|r| unshift(&r, o));
+    match (moved, unshift(shifted, o)) {
+        (Ok((a2, b2, _)), Ok((a, b, _))) => {
+            ((a2 - a).norm_squared() + (b2 - b).norm_squared()).sqrt()
+        }
+        // +∞ in both backends (IEEE and MPFR division by zero).
+        _ => T::int(1) / T::int(0),
+    }
+}
+
 /// Reconstructs (a, B) from the observations of [`observe`].
 ///
 /// # Errors
@@ -740,25 +817,40 @@ pub fn reconstruct<T: Scalar>(
     let shifted = match estimator {
         Estimator::Paper => {
             let units: Vec<DVector<T>> = observations.iter().map(|ob| ob.unit.clone()).collect();
-            closed_form(&units, design.delta(), tolerance)?
+            let mut shifted = closed_form(&units, design.delta(), tolerance)?;
+            shifted.condition = Some(closed_form_condition(&units, design, tolerance, &shifted)?);
+            shifted
         }
         Estimator::Fit => fit(&observations, o)?,
     };
     let (a, b, d) = unshift(&shifted, o)?;
-    warnings.extend(shifted.warnings);
+    warnings.extend(shifted.warnings.iter().cloned());
     if let Some(c) = &shifted.condition {
-        // The fit amplifies the directions' error (about ε per angle) by
-        // up to cond = σ₁/σ_{n−1}; past 1/2 the estimate can be anywhere on
-        // the unit sphere of (a, B). An exact fit (q = 2 has no redundant
-        // equation) hides this from the singular-value gap.
-        if c.clone() * tolerance.clone() > T::ratio(1, 2) {
+        // Both estimators amplify the directions' error by up to their
+        // condition (the fit's σ₁/σ_{n−1}, the closed form's sensitivity).
+        // An exact fit (q = 2 has no redundant equation) hides this from
+        // the singular-value gap, and the closed form has no redundancy at
+        // all. The directions are accurate to about ε; the closed form
+        // moreover has its model error (notes Q5), replayed on its result.
+        let bias = match estimator {
+            Estimator::Fit => T::int(0),
+            Estimator::Paper => touching_bias(design, &observations, &shifted, tolerance),
+        };
+        let uncertainty = c.clone() * tolerance.clone() + bias.clone();
+        if uncertainty > prec::undetermined::<T>() || !uncertainty.finite() {
             warnings.push(Warning::new(
                 Cause::IllConditioned,
                 format!(
-                    "the fit's condition {:.3e} times the answers' accuracy {:.1e} exceeds 1/2: the gradients barely change direction across the design, so (a, B) is determined only to about {:.0e} (a smaller epsilon helps)",
+                    "the reconstruction's condition {:.3e} times the directions' accuracy {:.1e}, plus the closed form's touching-point bias {:.1e}, exceeds {}: (a, B) is determined only to about {:.0e} ({})",
                     c.to_f64_lossy(),
                     tolerance.to_f64_lossy(),
-                    (c.clone() * tolerance.clone()).to_f64_lossy()
+                    bias.to_f64_lossy(),
+                    prec::undetermined::<T>().to_f64_lossy(),
+                    uncertainty.to_f64_lossy(),
+                    match estimator {
+                        Estimator::Fit => "a smaller epsilon helps",
+                        Estimator::Paper => "estimator = \"fit\" has no touching-point bias",
+                    }
                 ),
             ));
         }

@@ -184,7 +184,7 @@ fn lpme_settings<T: Scalar>(
         eps: search.eps.clone(),
         strategy: search.strategy,
         cycles,
-        orthant: Orthant::Detect,
+        orthant: Orthant::DetectAndCheck,
         order: order.unwrap_or(AngleOrder::Reverse),
         stop_early: false,
     })

@@ -562,7 +562,7 @@ pub fn theorem1<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
                 eps: eps(),
                 strategy: Strategy::Golden,
                 cycles: 1,
-                orthant: Orthant::Detect,
+                orthant: Orthant::DetectAndCheck,
                 order: AngleOrder::Reverse,
                 stop_early: false,
             },

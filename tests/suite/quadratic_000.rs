@@ -729,3 +729,54 @@ fn f64_and_mpfr_agree() {
         }
     }
 }
+
+/// On a small sphere a quadratic metric's curvature can flip the detected
+/// sign of a gradient coordinate near zero (here −0.0106 of the unit
+/// gradient at the touching point; a metric from a random sweep where the
+/// QPME fit was off by 0.89 with no warning). Plain detection then searches
+/// the wrong quadrant and stops on its edge; `DetectAndCheck` asks past the
+/// edge and searches the adjacent quadrant.
+#[test]
+fn lpme_crosses_a_wrongly_detected_orthant_edge() {
+    use metric_elicitation::elicit::lpme::{lpme, AngleOrder, Orthant};
+    let metric = QuadraticMetric::new(
+        dvector![-0.18913848595862776, -0.4514723921011143],
+        dmatrix![-0.1496825867213777, 0.37281248305996467; 0.37281248305996467, 0.6782448971289796],
+    )
+    .unwrap();
+    let sphere = Sphere::new(dvector![0.305, 0.5], 0.005).unwrap();
+    let run = |orthant: Orthant| {
+        let t = metric.clone();
+        let mut oracle = Simulated::new(move |r: &DVector<f64>| t.value(r));
+        let settings = LpmeSettings {
+            eps: 1e-3,
+            strategy: Strategy::Golden,
+            cycles: 1,
+            orthant,
+            order: AngleOrder::Reverse,
+            stop_early: false,
+        };
+        lpme(&sphere, &mut oracle, &settings).unwrap()
+    };
+    let detect = run(Orthant::Detect);
+    let checked = run(Orthant::DetectAndCheck);
+    let touching = sphere.point(&checked.a).unwrap();
+    let g = metric.gradient(&touching);
+    let truth = &g / g.norm();
+    assert!(truth[1] < 0.0 && truth[1] > -0.02, "{truth}");
+    assert!(detect.a[1] >= 0.0, "plain detection: {}", detect.a);
+    assert_eq!(detect.orthant_crossings, 0);
+    assert_eq!(checked.orthant_crossings, 1);
+    assert!(
+        (&checked.a - &truth).norm() < 2e-3,
+        "{} vs {truth}",
+        checked.a
+    );
+    assert!(
+        (&detect.a - &truth).norm() > 5e-3,
+        "{} vs {truth}",
+        detect.a
+    );
+    // One query to ask past the edge, one more golden search.
+    assert!(checked.queries > detect.queries + 1);
+}
