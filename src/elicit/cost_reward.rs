@@ -330,8 +330,9 @@ pub fn paper_queries<T: Scalar>(classes: usize, attributes: usize, eps: &T) -> R
 pub struct Settings {
     /// The attributes, `{ name, kind = "cost" | "reward", lower, upper }`.
     pub attributes: Vec<AttributeSpec>,
-    /// The reference: a class number (1-based; default 1, the paper's) or
-    /// `"auto"` (the largest class weight seen).
+    /// The reference: a class number (1-based; 1 is the paper's) or
+    /// `"auto"` (the default: the largest class weight seen, the same
+    /// queries with better-conditioned ratios, as for DLPM).
     #[serde(default)]
     pub reference: Option<Value>,
 }
@@ -428,7 +429,7 @@ impl<T: Scalar> CostReward<T> {
 /// Reads the `reference` setting: a 1-based class number or `"auto"`.
 fn reference(value: Option<&Value>) -> Result<Reference> {
     match value {
-        None => Ok(Reference::Class(0)),
+        None => Ok(Reference::Auto),
         Some(Value::String(s)) if s == "auto" => Ok(Reference::Auto),
         Some(v) => match v.as_u64() {
             Some(c) if c >= 1 => Ok(Reference::Class(c as usize - 1)),

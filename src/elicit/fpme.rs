@@ -138,14 +138,16 @@ impl<T: Scalar> FpmeSettings<T> {
     }
 
     /// The efficient setting (the default of `elicit run`): golden-section
-    /// search, one reverse cycle per LPME, least-squares δ, closed-form λ.
+    /// search, one reverse cycle per LPME, least-squares δ, closed-form λ;
+    /// with more cycles, an LPME stops after one that moves no angle by
+    /// more than ε (as `lpm` and `lpme` do).
     pub fn efficient(eps: T) -> Self {
         FpmeSettings {
             eps,
             strategy: Strategy::Golden,
             cycles: 1,
             order: AngleOrder::Reverse,
-            stop_early: false,
+            stop_early: true,
             delta: DeltaRule::LeastSquares,
             lambda: LambdaRule::ClosedForm,
             trade_off_group: None,

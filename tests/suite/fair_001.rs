@@ -301,7 +301,7 @@ fn procedure_interface() {
     // the paper's settings, named in the spec
     let paper = spec(&SPEC.replace(
         "epsilon = 0.001\n",
-        "epsilon = 0.001\nsearch = \"paper\"\ncycles = 4\norder = \"paper\"\ndelta = \"paper\"\nlambda = \"search\"\ntrade_off_group = 1\nsearch_epsilon = 0.001\n",
+        "epsilon = 0.001\nsearch = \"paper\"\ncycles = 4\norder = \"paper\"\nstop_early = false\ndelta = \"paper\"\nlambda = \"search\"\ntrade_off_group = 1\nsearch_epsilon = 0.001\n",
     ));
     let p2 = build(&paper).unwrap();
     let mut oracle = Counted::new(Simulated::new(|r: &GroupRates<f64>| p2.value(&truth, r)));
