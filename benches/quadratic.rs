@@ -40,6 +40,7 @@ fn qpme_bench(c: &mut Criterion) {
             lpme: LpmeSettings::paper(0.01, Strategy::Paper, 4),
             small_radius: 5e-3,
             estimator,
+            window: None,
         };
         c.bench_function(&format!("qpme/q20-{}", estimator.name()), |b| {
             b.iter(|| {
@@ -83,6 +84,7 @@ fn fair_bench(c: &mut Criterion) {
         lpme: LpmeSettings::paper(0.01, Strategy::Paper, 4),
         small_radius: 5e-3,
         estimator: Estimator::Fit,
+        window: None,
     };
     c.bench_function("fair/m3-k3", |b| {
         b.iter(|| {

@@ -19,6 +19,7 @@ fn main() {
         lpme: LpmeSettings::paper(1e-2, Strategy::Paper, 4),
         small_radius: 5e-3,
         estimator: Estimator::Fit,
+        window: None,
     };
     let mt = metric.clone();
     let mut oracle = Counted::new(Simulated::new(move |r: &DVector<f64>| mt.value(r)));

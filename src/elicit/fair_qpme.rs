@@ -128,6 +128,9 @@ pub struct FairLpmeProbe<'a, T: Scalar, O: Oracle<GroupRates<T>> + ?Sized> {
     groups: &'a Groups<T>,
     oracle: &'a mut O,
     settings: LpmeSettings<T>,
+    window: Option<T>,
+    /// Per σ, its first LPME's direction (the gradient at o).
+    firsts: Vec<(Vec<usize>, DVector<T>)>,
     asked: usize,
 }
 
@@ -138,8 +141,18 @@ impl<'a, T: Scalar, O: Oracle<GroupRates<T>> + ?Sized> FairLpmeProbe<'a, T, O> {
             groups,
             oracle,
             settings,
+            window: None,
+            firsts: Vec::new(),
             asked: 0,
         }
+    }
+
+    /// Within each σ's QPME, after its first LPME the others search
+    /// windows of half-width `window` about its direction
+    /// ([`crate::elicit::qpme::QpmeSettings::window`]).
+    pub fn with_window(mut self, window: Option<T>) -> Self {
+        self.window = window;
+        self
     }
 }
 
@@ -156,7 +169,15 @@ impl<T: Scalar, O: Oracle<GroupRates<T>> + ?Sized> FairProbe<T> for FairLpmeProb
         };
         let mut restricted = Restricted::new(self.groups, embedding, &mut *self.oracle)?;
         let before = self.asked;
-        let mut inner = LpmeProbe::new(&mut restricted, self.settings.clone());
+        let first = sigma.and_then(|s| {
+            self.firsts
+                .iter()
+                .find(|(t, _)| t.as_slice() == s)
+                .map(|(_, u)| u.clone())
+        });
+        let mut inner = LpmeProbe::new(&mut restricted, self.settings.clone())
+            .with_window(self.window.clone())
+            .with_first(first.clone());
         let probed = inner.probe(sphere, label).map_err(|e| match e {
             Error::Interrupted {
                 queries,
@@ -172,6 +193,9 @@ impl<T: Scalar, O: Oracle<GroupRates<T>> + ?Sized> FairProbe<T> for FairLpmeProb
             other => other,
         })?;
         self.asked += probed.queries;
+        if let (Some(s), None) = (sigma, first) {
+            self.firsts.push((s.to_vec(), probed.unit.clone()));
+        }
         Ok(probed)
     }
 }
@@ -262,6 +286,9 @@ pub struct FairSettings<T> {
     pub small_radius: T,
     /// The QPMEs' reconstruction.
     pub estimator: Estimator,
+    /// Within each QPME, the windows of its LPMEs after the first
+    /// ([`crate::elicit::qpme::QpmeSettings::window`]).
+    pub window: Option<T>,
 }
 
 /// The estimate of [`fair_qpme`].
@@ -430,7 +457,7 @@ pub fn fair_qpme_with<T: Scalar>(
 /// let (t, g) = (truth.clone(), groups.clone());
 /// let mut oracle = Counted::new(Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g)));
 /// let q = QpmeSettings::efficient(1e-4, 5e-3);
-/// let settings = FairSettings { lpme: q.lpme, small_radius: q.small_radius, estimator: q.estimator };
+/// let settings = FairSettings { lpme: q.lpme, small_radius: q.small_radius, estimator: q.estimator, window: None };
 /// let est = fair_qpme(&groups, &mut oracle, &settings).unwrap();
 /// let (ea, eb, el) = truth.errors(&est.a, &est.b, &est.lambda);
 /// assert!(ea < 1e-3 && eb < 2e-2 && el < 1e-2, "{ea} {eb} {el}");
@@ -441,7 +468,8 @@ pub fn fair_qpme<T: Scalar, O: Oracle<GroupRates<T>> + ?Sized>(
     settings: &FairSettings<T>,
 ) -> Result<FairEstimate<T>> {
     check_epsilon(&settings.lpme.eps)?;
-    let mut probe = FairLpmeProbe::new(groups, oracle, settings.lpme.clone());
+    let mut probe = FairLpmeProbe::new(groups, oracle, settings.lpme.clone())
+        .with_window(settings.window.clone());
     fair_qpme_with(groups, &mut probe, settings)
 }
 

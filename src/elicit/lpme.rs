@@ -103,10 +103,11 @@ pub struct LpmeEstimate<T: Scalar> {
     pub queries: usize,
     /// Orthant-detection queries.
     pub orthant_queries: usize,
-    /// Searches that ended on an edge of the detected orthant with the
-    /// point just past it preferred, and so searched the adjacent quadrant
-    /// (one query each to ask, plus that search); `signs` is the orthant
-    /// finally searched.
+    /// Searches that ended on an edge of their range (a quadrant of the
+    /// detected orthant with [`Orthant::DetectAndCheck`], a window of
+    /// [`lpme_near`]) with the point just past it preferred, and so searched
+    /// the adjacent range (one query to ask, plus that search); `signs` is
+    /// the orthant finally searched (for [`lpme_near`], the prediction's).
     pub orthant_crossings: usize,
     /// Single-angle searches that stopped at the working precision rather
     /// than at ε.
@@ -158,6 +159,93 @@ where
     T: Scalar,
     O: Oracle<DVector<T>> + ?Sized,
 {
+    run(sphere, oracle, settings, None)
+}
+
+/// LPME started near a predicted direction (not in the papers): no orthant
+/// queries; each angle is searched in a window of half-width `width` about
+/// the prediction's angle, and where a search ends on a window's edge with
+/// the point just past it preferred, the adjacent window is searched (as
+/// [`Orthant::DetectAndCheck`] does with quadrants), so a wrong prediction
+/// costs queries, not accuracy. QPME's LPMEs on the small spheres about
+/// o ± δα_j see gradients that turn little from the one at o (000 Alg. 1),
+/// so the first one predicts the others.
+///
+/// `settings.orthant` is not used.
+///
+/// # Errors
+/// As [`lpme`]; [`Error::InvalidArgument`] when the prediction has the
+/// wrong dimension or no direction, or the width is not positive.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::elicit::lpme::{lpme_near, LpmeSettings};
+/// use metric_elicitation::geometry::sphere::Sphere;
+/// use metric_elicitation::oracle::Simulated;
+/// use metric_elicitation::search::Strategy;
+/// use nalgebra::{dvector, DVector};
+/// let sphere = Sphere::new(dvector![0.3, 0.3, 0.3], 0.1).unwrap();
+/// let truth = dvector![0.6, -0.48, 0.64];
+/// let t = truth.clone();
+/// let mut oracle = Simulated::new(move |z: &DVector<f64>| t.dot(z));
+/// let settings = LpmeSettings::paper(1e-3, Strategy::Golden, 1);
+/// // A prediction 0.3 rad off, windows of half-width 0.1: edges are crossed.
+/// let guess = dvector![0.8, -0.3, 0.5];
+/// let est = lpme_near(&sphere, &mut oracle, &settings, &guess, &0.1).unwrap();
+/// assert!((est.a - truth).amax() < 5e-3);
+/// assert!(est.orthant_crossings > 0 && est.orthant_queries == 0);
+/// ```
+pub fn lpme_near<T, O>(
+    sphere: &Sphere<T>,
+    oracle: &mut O,
+    settings: &LpmeSettings<T>,
+    prediction: &DVector<T>,
+    width: &T,
+) -> Result<LpmeEstimate<T>>
+where
+    T: Scalar,
+    O: Oracle<DVector<T>> + ?Sized,
+{
+    if prediction.len() != sphere.dim() {
+        return Err(Error::invalid(
+            "prediction",
+            format!(
+                "{} coordinates for dimension {}",
+                prediction.len(),
+                sphere.dim()
+            ),
+        ));
+    }
+    let norm = prediction.norm();
+    if !(norm > T::int(0) && norm.finite()) {
+        return Err(Error::invalid(
+            "prediction",
+            "no direction (zero or not finite)",
+        ));
+    }
+    if !(*width > T::int(0) && width.finite()) {
+        return Err(Error::invalid("width", "must be positive and finite"));
+    }
+    run(
+        sphere,
+        oracle,
+        settings,
+        Some((&(prediction / norm), width)),
+    )
+}
+
+/// [`lpme`] and [`lpme_near`]: `near` is the unit prediction and the
+/// windows' half-width.
+fn run<T, O>(
+    sphere: &Sphere<T>,
+    oracle: &mut O,
+    settings: &LpmeSettings<T>,
+    near: Option<(&DVector<T>, &T)>,
+) -> Result<LpmeEstimate<T>>
+where
+    T: Scalar,
+    O: Oracle<DVector<T>> + ?Sized,
+{
     check_epsilon(&settings.eps)?;
     if settings.cycles == 0 {
         return Err(Error::invalid("cycles", "LPME needs at least one cycle"));
@@ -170,8 +258,18 @@ where
         progress,
         source: Box::new(source),
     };
-    let signs = match &settings.orthant {
-        Orthant::Known(signs) => {
+    let signs = match (&settings.orthant, near) {
+        (_, Some((unit, _))) => unit
+            .iter()
+            .map(|v| {
+                if *v >= T::int(0) {
+                    Sign::Positive
+                } else {
+                    Sign::Negative
+                }
+            })
+            .collect(),
+        (Orthant::Known(signs), None) => {
             if signs.len() != q {
                 return Err(Error::invalid(
                     "orthant",
@@ -180,7 +278,7 @@ where
             }
             signs.clone()
         }
-        Orthant::Detect | Orthant::DetectAndCheck => {
+        (Orthant::Detect | Orthant::DetectAndCheck, None) => {
             let root = T::int(q as i64).sqrt();
             let a = DVector::from_element(q, T::int(1) / root);
             let za = sphere.point(&a)?;
@@ -202,23 +300,45 @@ where
         }
     };
     let orthant_queries = queries;
-    let check_edges = settings.orthant == Orthant::DetectAndCheck;
+    let check_edges = near.is_some() || settings.orthant == Orthant::DetectAndCheck;
     let mut signs = signs;
-    let mut ranges = orthant_ranges::<T>(&signs);
     let mut crossings = 0usize;
-    // Start at the centre of the orthant: a = s/√q.
-    let root = T::int(q as i64).sqrt();
-    let start = DVector::from_iterator(
-        q,
-        signs.iter().map(|s| {
-            if *s == Sign::Positive {
-                T::int(1) / root.clone()
-            } else {
-                -T::int(1) / root.clone()
-            }
-        }),
-    );
-    let mut theta = angles_from_unit(&start);
+    let (mut theta, mut ranges) = match near {
+        // Start at the prediction, each angle in its window (j < q − 2
+        // within [0, π]).
+        Some((unit, width)) => {
+            let theta = angles_from_unit(unit);
+            let pi = T::pi();
+            let ranges = theta
+                .iter()
+                .enumerate()
+                .map(|(j, t)| {
+                    let (lo, hi) = (t.clone() - width.clone(), t.clone() + width.clone());
+                    if j + 2 == q {
+                        (lo, hi)
+                    } else {
+                        (lo.max(T::int(0)), hi.min(pi.clone()))
+                    }
+                })
+                .collect();
+            (theta, ranges)
+        }
+        // Start at the centre of the orthant: a = s/√q.
+        None => {
+            let root = T::int(q as i64).sqrt();
+            let start = DVector::from_iterator(
+                q,
+                signs.iter().map(|s| {
+                    if *s == Sign::Positive {
+                        T::int(1) / root.clone()
+                    } else {
+                        -T::int(1) / root.clone()
+                    }
+                }),
+            );
+            (angles_from_unit(&start), orthant_ranges::<T>(&signs))
+        }
+    };
     let mut trig = sines_cosines(&theta);
     // Above f64's precision a sine costs tens of multiplications: derive
     // the probes' sines and cosines from their neighbours' (every orthant
@@ -278,9 +398,15 @@ where
             // whether the point just past the edge is better; if so the
             // adjacent quadrant is searched, and kept for later cycles.
             if check_edges {
-                if let Some((edge, past, adjacent)) =
-                    edge_crossing(&ranges, j, &out.estimate, &settings.eps)
+                // At most one turn's worth of ranges.
+                let mut covered = ranges[j].1.clone() - ranges[j].0.clone();
+                while let Some((edge, past, adjacent)) =
+                    edge_crossing(&ranges[j], j + 2 == q, &out.estimate, &settings.eps)
                 {
+                    if covered >= T::two_pi() {
+                        break;
+                    }
+                    covered += &(adjacent.1.clone() - adjacent.0.clone());
                     let answer = {
                         let (pe, pp) = slice.pair(&edge, &past);
                         oracle.compare(pp, pe)
@@ -288,23 +414,26 @@ where
                     .map_err(|e| {
                         interrupted(
                             queries,
-                            format!("angle {} of cycle {}: orthant edge", j + 1, cycle + 1),
+                            format!("angle {} of cycle {}: range edge", j + 1, cycle + 1),
                             e,
                         )
                     })?;
                     queries += 1;
-                    if answer.preference == Preference::First {
-                        let again = search(&mut slice, oracle, &adjacent, queries)?;
-                        queries += again.queries;
-                        out = Outcome {
-                            queries: out.queries + again.queries,
-                            ties: out.ties + again.ties,
-                            ..again
-                        };
-                        orthant_of(&mut signs, j, &adjacent);
-                        ranges[j] = adjacent;
-                        crossings += 1;
+                    if answer.preference != Preference::First {
+                        break;
                     }
+                    let again = search(&mut slice, oracle, &adjacent, queries)?;
+                    queries += again.queries;
+                    out = Outcome {
+                        queries: out.queries + again.queries,
+                        ties: out.ties + again.ties,
+                        ..again
+                    };
+                    if near.is_none() {
+                        orthant_of(&mut signs, j, &adjacent);
+                    }
+                    ranges[j] = adjacent;
+                    crossings += 1;
                 }
             }
             ties += out.ties;
@@ -384,29 +513,36 @@ where
     })
 }
 
-/// The edge of angle j's quadrant within `eps` of `estimate` that a search
-/// may cross, with the point `eps` past it and the adjacent quadrant. For
-/// j < q − 2 only π/2 is crossed (0 and π are the poles where the later
-/// coordinates vanish; past them their signs flip); the last angle is
-/// periodic, so both of its edges are.
+/// The edge of angle j's search range within `eps` of `estimate` that a
+/// search may cross, with the point `eps` past it and the adjacent range of
+/// the same width. For j < q − 2 the angle lives in [0, π] (0 and π are the
+/// poles where the later coordinates vanish; past them their signs flip),
+/// so those edges are not crossed and the adjacent range stops at them;
+/// the last angle is periodic, so every edge is crossed. On the quadrants
+/// of a detected orthant this crosses π/2 (j < q − 2) or any quadrant edge
+/// (the last angle).
 fn edge_crossing<T: Scalar>(
-    ranges: &[(T, T)],
-    j: usize,
+    range: &(T, T),
+    last: bool,
     estimate: &T,
     eps: &T,
 ) -> Option<(T, T, (T, T))> {
-    let last = j + 1 == ranges.len();
-    let (lo, hi) = &ranges[j];
-    let half = T::frac_pi_2();
+    let (lo, hi) = range;
+    let width = hi.clone() - lo.clone();
+    let pi = T::pi();
     let near = |edge: &T| (estimate.clone() - edge.clone()).abs() <= eps.clone();
-    // The quadrant's index (exact: the ranges are k·π/2 to (k + 1)·π/2).
-    let first_quadrant = *lo < half.clone() * T::ratio(1, 2);
-    if (last || first_quadrant) && near(hi) {
-        let far = hi.clone() + half;
+    if (last || *hi < pi) && near(hi) {
+        let far = hi.clone() + width;
+        let far = if last || far < pi { far } else { pi };
         return Some((hi.clone(), hi.clone() + eps.clone(), (hi.clone(), far)));
     }
-    if (last || !first_quadrant) && near(lo) {
-        let far = lo.clone() - half;
+    if (last || *lo > T::int(0)) && near(lo) {
+        let far = lo.clone() - width;
+        let far = if last || far > T::int(0) {
+            far
+        } else {
+            T::int(0)
+        };
         return Some((lo.clone(), lo.clone() - eps.clone(), (far, lo.clone())));
     }
     None

@@ -33,7 +33,7 @@
 //! "exact gradients" the reconstructions are tested with.
 
 use super::gradient_fit::{fit_quadratic, Direction, QuadraticModel};
-use super::lpme::{lpme, AngleOrder, LpmeSettings, Orthant};
+use super::lpme::{lpme, lpme_near, AngleOrder, LpmeSettings, Orthant};
 use super::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::sphere::Sphere;
@@ -239,6 +239,8 @@ pub trait Probe<T: Scalar> {
 pub struct LpmeProbe<'a, T: Scalar, O: Oracle<DVector<T>> + ?Sized> {
     oracle: &'a mut O,
     settings: LpmeSettings<T>,
+    window: Option<T>,
+    first: Option<DVector<T>>,
     asked: usize,
 }
 
@@ -248,8 +250,24 @@ impl<'a, T: Scalar, O: Oracle<DVector<T>> + ?Sized> LpmeProbe<'a, T, O> {
         LpmeProbe {
             oracle,
             settings,
+            window: None,
+            first: None,
             asked: 0,
         }
+    }
+
+    /// After the first probe, searches windows of half-width `window` about
+    /// its direction ([`QpmeSettings::window`]).
+    pub fn with_window(mut self, window: Option<T>) -> Self {
+        self.window = window;
+        self
+    }
+
+    /// Takes `first` as the first probe's direction (a probe sequence
+    /// continued across probe objects).
+    pub fn with_first(mut self, first: Option<DVector<T>>) -> Self {
+        self.first = first;
+        self
     }
 
     /// Queries asked so far.
@@ -261,7 +279,13 @@ impl<'a, T: Scalar, O: Oracle<DVector<T>> + ?Sized> LpmeProbe<'a, T, O> {
 impl<T: Scalar, O: Oracle<DVector<T>> + ?Sized> Probe<T> for LpmeProbe<'_, T, O> {
     fn probe(&mut self, sphere: &Sphere<T>, label: &str) -> Result<Probed<T>> {
         let before = self.asked;
-        let est = lpme(sphere, self.oracle, &self.settings).map_err(|e| match e {
+        let est = match (&self.window, &self.first) {
+            (Some(width), Some(first)) => {
+                lpme_near(sphere, self.oracle, &self.settings, first, width)
+            }
+            _ => lpme(sphere, self.oracle, &self.settings),
+        }
+        .map_err(|e| match e {
             Error::Interrupted {
                 queries,
                 progress,
@@ -276,6 +300,9 @@ impl<T: Scalar, O: Oracle<DVector<T>> + ?Sized> Probe<T> for LpmeProbe<'_, T, O>
             other => other,
         })?;
         self.asked += est.queries;
+        if self.first.is_none() {
+            self.first = Some(est.a.clone());
+        }
         let warnings = est
             .warnings
             .into_iter()
@@ -661,6 +688,12 @@ pub struct QpmeSettings<T> {
     pub small_radius: T,
     /// The reconstruction.
     pub estimator: Estimator,
+    /// Not in the paper: the half-width of the windows, about the first
+    /// LPME's angles (the gradient at o), in which the other q + 1 LPMEs
+    /// search ([`crate::elicit::lpme::lpme_near`]: no orthant queries, an
+    /// edge crossed where the answers push past it); `None`: every LPME
+    /// runs on its own as `lpme` says.
+    pub window: Option<T>,
 }
 
 impl<T: Scalar> QpmeSettings<T> {
@@ -671,12 +704,16 @@ impl<T: Scalar> QpmeSettings<T> {
             lpme: LpmeSettings::paper(eps, Strategy::Adaptive, 3),
             small_radius,
             estimator: Estimator::Paper,
+            window: None,
         }
     }
 
     /// The efficient setting: one reverse-order cycle of golden-section
     /// searches per LPME (each angle found once its later angles are, see
-    /// [`AngleOrder::Reverse`]) at tolerance `eps`, and the joint fit.
+    /// [`AngleOrder::Reverse`]) at tolerance `eps`, the first LPME checking
+    /// its orthant's edges ([`Orthant::DetectAndCheck`]) and the others
+    /// searching windows of half-width 0.2 rad about its angles
+    /// ([`QpmeSettings::window`]), and the joint fit.
     pub fn efficient(eps: T, small_radius: T) -> Self {
         QpmeSettings {
             lpme: LpmeSettings {
@@ -689,6 +726,7 @@ impl<T: Scalar> QpmeSettings<T> {
             },
             small_radius,
             estimator: Estimator::Fit,
+            window: Some(T::ratio(1, 5)),
         }
     }
 }
@@ -929,7 +967,8 @@ where
 {
     crate::search::check_epsilon(&settings.lpme.eps)?;
     let design = Design::new(sphere.clone(), settings.small_radius.clone())?;
-    let mut probe = LpmeProbe::new(oracle, settings.lpme.clone());
+    let mut probe =
+        LpmeProbe::new(oracle, settings.lpme.clone()).with_window(settings.window.clone());
     let tolerance = closed_form_tolerance(&settings.lpme.eps);
     qpme_with(&design, &mut probe, settings.estimator, &tolerance)
 }

@@ -16,6 +16,7 @@ use crate::geometry::groups::{GroupRates, Groups, Rates};
 use crate::geometry::sphere::Sphere;
 use crate::metric::quadratic::{FairQuadraticMetric, GradientField, QuadraticMetric};
 use crate::oracle::{Counted, Noisy, Scripted};
+use crate::search::golden_max_queries;
 use arbitrary::{Arbitrary, Unstructured};
 use nalgebra::{DMatrix, DVector};
 
@@ -114,9 +115,18 @@ fn plain_case(case: &QuadraticCase) -> Result<(), String> {
         Err(e) if acceptable(&e) => return Ok(()),
         Err(e) => return Err(format!("{case:?}: unexpected error {e}")),
     };
-    // Per LPME: q orthant queries, and per angle a golden search (at most
-    // 20 queries at ε = 1e-3), or on a crossed edge two and one more.
-    let maximum = (q + 2) * (q + (q - 1) * 41);
+    // Per angle: a golden search over its range and, for each crossing
+    // (at most one turn's worth of ranges), one query and another search.
+    // The first LPME has q orthant queries and quadrants; the others
+    // windows of width 2w and no orthant queries.
+    let per_angle = |width: f64| {
+        let g = golden_max_queries(&width, &s.lpme.eps).unwrap_or(usize::MAX / 64);
+        (1 + (std::f64::consts::TAU / width).ceil() as usize) * (1 + g)
+    };
+    let windows = s.window.map_or(std::f64::consts::FRAC_PI_2, |w| 2.0 * w);
+    let maximum = q
+        + (q - 1) * per_angle(std::f64::consts::FRAC_PI_2)
+        + (q + 1) * (usize::from(s.window.is_none()) * q + (q - 1) * per_angle(windows));
     if oracle.queries() > maximum || est.queries != oracle.queries() {
         return Err(format!(
             "{} queries (counted {}), maximum {maximum}",
@@ -178,6 +188,7 @@ fn fair_case(case: &QuadraticCase) -> Result<(), String> {
         lpme: s.lpme,
         small_radius: s.small_radius,
         estimator: s.estimator,
+        window: s.window,
     };
     let (tm, gm) = (metric.clone(), groups.clone());
     let noisy = Noisy::new(
