@@ -665,8 +665,3 @@ pub fn tradeoff<T: Scalar, O: Oracle<GroupRates<T>> + ?Sized>(
         warnings,
     })
 }
-
-/// The LPME count of Alg. 4's first step and one QPME, for query formulas.
-pub fn lpme_runs(groups: usize, q: usize) -> usize {
-    1 + groups * (groups - 1) / 2 * (q + 2)
-}

@@ -259,16 +259,7 @@ where
         source: Box::new(source),
     };
     let signs = match (&settings.orthant, near) {
-        (_, Some((unit, _))) => unit
-            .iter()
-            .map(|v| {
-                if *v >= T::int(0) {
-                    Sign::Positive
-                } else {
-                    Sign::Negative
-                }
-            })
-            .collect(),
+        (_, Some((unit, _))) => unit.iter().map(Sign::of).collect(),
         (Orthant::Known(signs), None) => {
             if signs.len() != q {
                 return Err(Error::invalid(
@@ -553,16 +544,9 @@ fn edge_crossing<T: Scalar>(
 fn orthant_of<T: Scalar>(signs: &mut [Sign], j: usize, range: &(T, T)) {
     let mid = (range.0.clone() + range.1.clone()) * T::ratio(1, 2);
     let (sin, cos) = mid.sin_cos();
-    let sign = |v: T| {
-        if v >= T::int(0) {
-            Sign::Positive
-        } else {
-            Sign::Negative
-        }
-    };
-    signs[j] = sign(cos);
+    signs[j] = Sign::of(&cos);
     if j + 2 == signs.len() {
-        signs[j + 1] = sign(sin);
+        signs[j + 1] = Sign::of(&sin);
     }
 }
 

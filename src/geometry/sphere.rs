@@ -477,6 +477,24 @@ pub enum Sign {
     Negative,
 }
 
+impl Sign {
+    /// The sign of `v`: [`Sign::Positive`] for v ≥ 0 (zero included).
+    ///
+    /// # Examples
+    /// ```
+    /// use metric_elicitation::geometry::sphere::Sign;
+    /// assert_eq!(Sign::of(&0.0), Sign::Positive);
+    /// assert_eq!(Sign::of(&-1e-300), Sign::Negative);
+    /// ```
+    pub fn of<T: Scalar>(v: &T) -> Self {
+        if *v >= T::int(0) {
+            Sign::Positive
+        } else {
+            Sign::Negative
+        }
+    }
+}
+
 /// The angle ranges that keep μ(θ) in the orthant `signs` (001 App. A):
 /// θⱼ ∈ [0, π/2] for + and [π/2, π] for − (j ≤ q − 2); the last angle from
 /// the last two signs: (+,+) [0, π/2], (−,+) [π/2, π], (−,−) [π, 3π/2],
