@@ -475,14 +475,19 @@ pub fn report(sections: &[Section], command: &str) -> String {
                     } else {
                         String::new()
                     };
+                    // A row that compares nothing has error NaN: "-".
+                    let error = if r.error.is_nan() {
+                        "-".to_string()
+                    } else {
+                        format!("{:.4}", r.error)
+                    };
                     let _ = writeln!(
                         md,
-                        "| {} | {} | {paper} | {} | {} | {:.4} | {ab} | {diff} |{time} {} |",
+                        "| {} | {} | {paper} | {} | {} | {error} | {ab} | {diff} |{time} {} |",
                         r.row,
                         vec(&r.truth),
                         vec(&r.elicited),
                         r.queries,
-                        r.error,
                         r.note
                     );
                 }

@@ -1,19 +1,35 @@
 //! The ranking experiments of 001 §6.2 (Fig. 5) and 000 App. H.2
-//! (Tables 3–4): datasets with groups, classifier pools, random true
-//! metrics, the baselines of 001 Table 2 and 000 Table 3, and the
-//! evaluation (NDCG, Kendall τ-b; means and medians).
+//! (Table 3): datasets with groups, classifier pools, the query sphere of
+//! each data set, random true metrics, the baselines of 001 Table 2 and
+//! 000 Table 3, and the evaluation (NDCG, Kendall τ-b; means and medians).
 //!
-//! The elicited metrics (FPME of 001, fair QPME and QPME of 000) come from
-//! an [`Elicitor`]; without one the rows that need an elicited part are
-//! reported as pending, and the "exact parts" rows show what an elicitation
-//! without error would give (an upper bound for FPME's rows).
+//! The elicited metrics come from an [`Elicitor`]: FPME
+//! ([`fpme_elicitor`]), fair QPME ([`fair_qpme_elicitor`]) and FPME asked
+//! about a fair quadratic truth ([`fpme_on_quadratic_elicitor`]), each with
+//! a simulated oracle on the data set's query sphere. The "exact parts"
+//! rows ([`exact_elicitor`]) show what an elicitation without error would
+//! give.
 
 use super::real::shipped;
 use super::Row;
+use crate::elicit::fair_qpme::{fair_qpme, FairSettings};
+use crate::elicit::fpme::{fpme, FpmeSettings};
+use crate::elicit::lpme::{lpme, LpmeSettings};
+use crate::elicit::qpme::{qpme, Estimator, QpmeSettings};
 use crate::error::{Error, Result};
 use crate::fit::pool;
-use crate::fit::{Columns, Prepared, Split, Table};
-use crate::rank::{compare, Metric, PoolStatistics};
+use crate::fit::{fit_eta, Columns, Prepared, Regularization, Split, Table};
+use crate::geometry::feasible::{FeasibleSet, Normalization};
+use crate::geometry::groups::{GroupRates, Groups, Rates};
+use crate::geometry::sphere::Sphere;
+use crate::metric::fair::FairMetric;
+use crate::metric::quadratic::FairQuadraticMetric;
+use crate::metric::quadratic::{GradientField, QuadraticMetric};
+
+use crate::oracle::Simulated;
+use crate::rank::{compare, Metric, PoolStatistics, RateVector};
+use crate::search::Strategy;
+use nalgebra::{DMatrix, DVector};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -247,6 +263,48 @@ pub struct RankingData {
     pub rows: (usize, usize),
     /// Accuracy of the pool's members on the test part (min, max).
     pub accuracy: (f64, f64),
+    /// The query sphere of the elicitations, found in the test part's
+    /// feasible group rates ([`find_query_sphere`]), or why none was found.
+    pub sphere: std::result::Result<QuerySphere, String>,
+}
+
+/// The common query sphere S_ρ about o = (1/k)·1 in the off-diagonal group
+/// rates of a data set (001 App. B.1, [`FeasibleSet::find_sphere`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QuerySphere {
+    /// ρ.
+    pub radius: f64,
+    /// The guarantee ρ ≥ min extent/√q.
+    pub guarantee: f64,
+    /// Whether every sampled point of S_ρ was realized by a randomized
+    /// plug-in classifier in every group.
+    pub certified: bool,
+}
+
+/// Finds the query sphere of a split data set: η̂ fitted on `train`
+/// (softmax regression, α = 1, at most 200 L-BFGS iterations), the
+/// feasible rates of its plug-in classifiers on `test` with the test
+/// labels, per group, and the largest sphere about o in all of them,
+/// certified on 64 random points and the 2q axis points.
+///
+/// # Errors
+/// As [`fit_eta`], [`FeasibleSet::new`] and [`FeasibleSet::find_sphere`].
+pub fn find_query_sphere(train: &Prepared, test: &Prepared, seed: u64) -> Result<QuerySphere> {
+    let eta = fit_eta(train, Regularization::Weight(1.0), 200)?;
+    let p = eta.probabilities(test.features.view());
+    let k = test.classes;
+    let scores: Vec<f64> = p.rows().into_iter().flatten().copied().collect();
+    let mut mass = vec![0.0; test.len() * k];
+    for (r, &y) in test.labels.iter().enumerate() {
+        mass[r * k + y] = 1.0;
+    }
+    let set = FeasibleSet::<f64>::new(k, &scores, &mass, &test.groups, Normalization::Rates)?;
+    let found = set.find_sphere(64, seed)?;
+    Ok(QuerySphere {
+        radius: found.radius,
+        guarantee: found.guarantee,
+        certified: found.certificate.holds,
+    })
 }
 
 /// Splits `data` 60/40 (seeded), builds a pool of `size` classifiers
@@ -285,6 +343,7 @@ pub fn ranking_data(name: &str, data: &Prepared, size: usize, seed: u64) -> Resu
         pool: stats,
         rows: (train.len(), test.len()),
         accuracy,
+        sphere: find_query_sphere(&train, &test, seed).map_err(|e| e.to_string()),
     })
 }
 
@@ -440,10 +499,10 @@ pub const FAIR_METHODS: [(&str, Source, Source, Source); 9] = [
     ("FPME", Source::Elicited, Source::Elicited, Source::Elicited),
 ];
 
-/// Produces the elicited metric for a truth (FPME for 001; fair QPME or
-/// FPME for 000), or `None` when no elicitation is available.
+/// Produces the elicited metric for a truth on a data set (FPME for 001;
+/// fair QPME or FPME for 000), or `None` when no elicitation is available.
 pub type Elicitor<'a> =
-    &'a dyn Fn(&Metric, &PoolStatistics, &mut ChaCha8Rng) -> Result<Option<Metric>>;
+    &'a dyn Fn(&Metric, &RankingData, &mut ChaCha8Rng) -> Result<Option<Metric>>;
 
 /// A 001 baseline built from the truth and, where it needs one, the
 /// elicited metric (`None`: the baseline is not available).
@@ -564,7 +623,7 @@ pub fn evaluate(
     let mut out = vec![(Scores::default(), 0usize); methods.len()];
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for truth in truths {
-        let elicited = elicitor(truth, &data.pool, &mut rng)?;
+        let elicited = elicitor(truth, data, &mut rng)?;
         for (slot, (_, build)) in out.iter_mut().zip(methods) {
             match build(truth, elicited.as_ref(), &mut rng) {
                 Some(candidate) => {
@@ -584,19 +643,270 @@ pub fn evaluate(
     Ok(out)
 }
 
-/// No elicitation available (the FPME / QPME procedures are not in this
-/// build): every method that needs an elicited part is pending.
-pub fn no_elicitor(_: &Metric, _: &PoolStatistics, _: &mut ChaCha8Rng) -> Result<Option<Metric>> {
+/// No elicitation: for methods that need no elicited part.
+pub fn no_elicitor(_: &Metric, _: &RankingData, _: &mut ChaCha8Rng) -> Result<Option<Metric>> {
     Ok(None)
 }
 
 /// An elicitor without error: returns the truth (the "exact parts" rows).
 pub fn exact_elicitor(
     truth: &Metric,
-    _: &PoolStatistics,
+    _: &RankingData,
     _: &mut ChaCha8Rng,
 ) -> Result<Option<Metric>> {
     Ok(Some(truth.clone()))
+}
+
+/// ε of the ranking experiments' FPME runs (001 §6.1's; §6.2 states none).
+pub const FPME_EPS: f64 = 1e-3;
+
+/// The data set's query sphere as [`Groups`] in `rates`, with τ from the
+/// test part. In diagonal rates the sphere found in the off-diagonal rates
+/// is used as it is, which is exact for k = 2 (the diagonal rates are one
+/// minus the off-diagonal ones); other k are refused.
+fn data_groups(data: &RankingData, rates: Rates) -> Result<Groups<f64>> {
+    let sphere = data.sphere.as_ref().map_err(|why| {
+        Error::invalid(
+            "population",
+            format!("{}: no query sphere: {why}", data.name),
+        )
+    })?;
+    let k = data.pool.classes;
+    if rates == Rates::Diagonal && k != 2 {
+        return Err(Error::invalid(
+            "population",
+            format!(
+                "{}: diagonal-rate spheres are found for k = 2 only",
+                data.name
+            ),
+        ));
+    }
+    Groups::with_rates(k, data.pool.tau.clone(), Some(sphere.radius), rates)
+}
+
+/// A procedure's refusal of a truth ([`Error::IllConditioned`]: the
+/// answers cannot determine the metric) as no elicited metric, so the
+/// trial counts as one without a result; any other error stays an error.
+fn refused_as_none<E>(result: Result<E>) -> Result<Option<E>> {
+    match result {
+        Ok(e) => Ok(Some(e)),
+        Err(Error::IllConditioned { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+fn to_vec(v: &DVector<f64>) -> Vec<f64> {
+    v.iter().copied().collect()
+}
+
+fn matrix_rows(m: &DMatrix<f64>) -> Vec<Vec<f64>> {
+    m.row_iter().map(|r| r.iter().copied().collect()).collect()
+}
+
+/// FPME (001 Alg. 1 in the crate's default setting,
+/// [`FpmeSettings::efficient`]: golden section, one reverse cycle,
+/// least-squares δ, closed-form λ, at ε = [`FPME_EPS`]) with a simulated
+/// oracle of a 001 Def. 1 truth, on the data set's query sphere with its
+/// τ; `None` for another kind of truth. (The paper's setting, with the
+/// two-coordinate δ, refuses some of these truths: its denominator
+/// vanishes, a typed error.)
+///
+/// # Errors
+/// As [`Groups::new`], [`FairMetric::new`] and [`fpme`].
+pub fn fpme_elicitor(
+    truth: &Metric,
+    data: &RankingData,
+    _: &mut ChaCha8Rng,
+) -> Result<Option<Metric>> {
+    let Metric::Fair { a, b, lambda } = truth else {
+        return Ok(None);
+    };
+    let groups = data_groups(data, Rates::General)?;
+    let psi = FairMetric::new(
+        DVector::from_vec(a.clone()),
+        b.iter().map(|v| DVector::from_vec(v.clone())).collect(),
+        *lambda,
+    )?;
+    let mut oracle = Simulated::new(psi.bind(&groups)?);
+    fpme_metric(&groups, &mut oracle, FPME_EPS)
+}
+
+/// FPME in the default setting at `eps`, its estimate as a ranking
+/// [`Metric::Fair`]; `None` when it refused the truth.
+fn fpme_metric<O: crate::oracle::Oracle<GroupRates<f64>>>(
+    groups: &Groups<f64>,
+    oracle: &mut O,
+    eps: f64,
+) -> Result<Option<Metric>> {
+    let Some(est) = refused_as_none(fpme(groups, oracle, &FpmeSettings::efficient(eps)))? else {
+        return Ok(None);
+    };
+    Ok(Some(Metric::Fair {
+        a: to_vec(&est.a),
+        b: est.b.iter().map(to_vec).collect(),
+        lambda: est.lambda,
+    }))
+}
+
+/// A 000 Def. 4 truth (k = 2) as a [`FairQuadraticMetric`] in `rates`: for
+/// k = 2 the cost is the same function of the classifier in diagonal and
+/// in off-diagonal rates.
+fn fair_quadratic(truth: &Metric, rates: Rates) -> Result<Option<FairQuadraticMetric<f64>>> {
+    let Metric::FairQuadratic { a, b, lambda } = truth else {
+        return Ok(None);
+    };
+    let k = a.len();
+    let b = b
+        .iter()
+        .map(|m| DMatrix::from_fn(k, k, |i, j| m[i][j]))
+        .collect();
+    FairQuadraticMetric::new(DVector::from_vec(a.clone()), b, *lambda, rates).map(Some)
+}
+
+/// The 000 Table 1 paper setting of fair QPME (adaptive halving, 3
+/// cycles, ε = 10⁻², the closed form, ϱ = 5·10⁻³).
+fn fair_qpme_paper() -> FairSettings<f64> {
+    FairSettings {
+        lpme: LpmeSettings::paper(1e-2, Strategy::Adaptive, 3),
+        small_radius: 5e-3,
+        estimator: Estimator::Paper,
+        window: None,
+    }
+}
+
+/// Fair QPME (000 Alg. 4, the paper setting of [`fair_qpme_paper`]) with a
+/// simulated oracle of a 000 Def. 4 truth in diagonal rates, on the data
+/// set's query sphere (k = 2) with its τ; `None` for another kind of truth.
+///
+/// # Errors
+/// As [`FairQuadraticMetric::new`] and [`fair_qpme`]; k ≠ 2.
+pub fn fair_qpme_elicitor(
+    truth: &Metric,
+    data: &RankingData,
+    _: &mut ChaCha8Rng,
+) -> Result<Option<Metric>> {
+    let Some(t) = fair_quadratic(truth, Rates::Diagonal)? else {
+        return Ok(None);
+    };
+    let groups = data_groups(data, Rates::Diagonal)?;
+    let g = groups.clone();
+    let mut oracle = Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g));
+    let Some(est) = refused_as_none(fair_qpme(&groups, &mut oracle, &fair_qpme_paper()))? else {
+        return Ok(None);
+    };
+    Ok(Some(Metric::FairQuadratic {
+        a: to_vec(&est.a),
+        b: est.b.iter().map(matrix_rows).collect(),
+        lambda: est.lambda,
+    }))
+}
+
+/// How a row of 000 Table 4 elicits: a linear metric (LPME) or a quadratic
+/// one (QPME), in diagonal or in general (off-diagonal) rates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Table4Method {
+    /// QPME (true) or LPME (false).
+    pub quadratic: bool,
+    /// The rates the metric is elicited in.
+    pub rates: RateVector,
+}
+
+/// 000 Table 4's elicitation: a truth quadratic in the general rates
+/// (000 Def. 3 via App. E, k = 2) asked about on the data set's query
+/// sphere, in `method.rates` (for k = 2 the diagonal rates are one minus
+/// the off-diagonal ones, so the oracle answers about the same
+/// classifiers), by LPME (the paper setting: adaptive halving, 3 cycles,
+/// ε = 10⁻²) or QPME (000 Table 1's paper setting, ϱ = 5·10⁻³); the
+/// elicited metric in those rates. `None` for another kind of truth or a
+/// refused one.
+///
+/// # Errors
+/// k ≠ 2, no query sphere, and the procedures' errors other than a
+/// refusal.
+pub fn table4_elicitor(
+    method: Table4Method,
+) -> impl Fn(&Metric, &RankingData, &mut ChaCha8Rng) -> Result<Option<Metric>> {
+    move |truth: &Metric, data: &RankingData, _: &mut ChaCha8Rng| {
+        let Metric::Quadratic {
+            a,
+            b,
+            rates: RateVector::OffDiagonal,
+        } = truth
+        else {
+            return Ok(None);
+        };
+        let q = a.len();
+        if data.pool.classes != 2 || q != 2 {
+            return Err(Error::invalid(
+                "population",
+                format!("{}: 000 Table 4 is run at k = 2", data.name),
+            ));
+        }
+        let radius = data.sphere.as_ref().map_err(|why| {
+            Error::invalid(
+                "population",
+                format!("{}: no query sphere: {why}", data.name),
+            )
+        })?;
+        let sphere = Sphere::new(DVector::from_element(q, 0.5), radius.radius)?;
+        let t = QuadraticMetric::new(
+            DVector::from_vec(a.clone()),
+            DMatrix::from_fn(q, q, |i, j| b[i][j]),
+        )?;
+        let diagonal = method.rates == RateVector::Diagonal;
+        let mut oracle = Simulated::new(move |r: &DVector<f64>| {
+            if diagonal {
+                t.value(&r.map(|x| 1.0 - x))
+            } else {
+                t.value(r)
+            }
+        });
+        let (a_hat, b_hat) = if method.quadratic {
+            match refused_as_none(qpme(&sphere, &mut oracle, &QpmeSettings::paper(1e-2, 5e-3)))? {
+                Some(e) => (e.a, e.b),
+                None => return Ok(None),
+            }
+        } else {
+            let e = lpme(
+                &sphere,
+                &mut oracle,
+                &LpmeSettings::paper(1e-2, Strategy::Adaptive, 3),
+            )?;
+            (e.a, DMatrix::zeros(q, q))
+        };
+        Ok(Some(Metric::Quadratic {
+            a: to_vec(&a_hat),
+            b: matrix_rows(&b_hat),
+            rates: method.rates,
+        }))
+    }
+}
+
+/// FPME (001's linear fair metric, the default setting at ε = 10⁻², the
+/// 000 experiment's) asked about a 000 Def. 4 truth (k = 2), in the
+/// off-diagonal rates where FPME works: what 000 Table 3's "elicited via
+/// FPME" row ranks by. `None` for another kind of truth.
+///
+/// # Errors
+/// As [`FairQuadraticMetric::new`] and [`fpme`]; k ≠ 2.
+pub fn fpme_on_quadratic_elicitor(
+    truth: &Metric,
+    data: &RankingData,
+    _: &mut ChaCha8Rng,
+) -> Result<Option<Metric>> {
+    if data.pool.classes != 2 {
+        return Err(Error::invalid(
+            "population",
+            format!("{}: FPME on a Def. 4 truth needs k = 2", data.name),
+        ));
+    }
+    let Some(t) = fair_quadratic(truth, Rates::General)? else {
+        return Ok(None);
+    };
+    let groups = data_groups(data, Rates::General)?;
+    let g = groups.clone();
+    let mut oracle = Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g));
+    fpme_metric(&groups, &mut oracle, 1e-2)
 }
 
 /// A row of a ranking table.
@@ -614,8 +924,12 @@ pub fn ranking_row(
         row.elicited = scores.summary();
     }
     row.paper = paper;
+    // Error against the paper's (NDCG, tau) when it prints them: our
+    // medians, NDCG with exponential gain (the paper's stated measure; the
+    // linear-gain NDCG of the authors' code is in the row as well). Not
+    // a number where nothing is compared.
+    row.error = f64::NAN;
     if let (Some(p), false) = (row.paper.first(), row.elicited.is_empty()) {
-        // Error against the paper's (NDCG, tau) medians when given.
         let ours = [row.elicited[2], row.elicited[3]];
         row.error = (ours[0] - p)
             .abs()
@@ -635,19 +949,32 @@ pub fn ranking_row(
             )
         })
         .collect();
-    row.note = if pending == 0 {
-        format!(
-            "ours = [mean NDCG(exp), mean tau, median NDCG(exp), median tau, mean NDCG(lin), median NDCG(lin)] over {} metrics; pool of {} (test accuracy {:.3}..{:.3}), train/test {}/{}, tau (rows g) {}",
-            scores.ndcg.len(),
-            data.pool.classifiers.len(),
-            data.accuracy.0,
-            data.accuracy.1,
-            data.rows.0,
-            data.rows.1,
-            tau.join(" ")
-        )
-    } else {
-        format!("pending in {pending} of {} trials: needs an elicited metric (the FPME / fair QPME procedures of the fpme / qpme branches)", pending + scores.ndcg.len())
+    let sphere = match &data.sphere {
+        Ok(s) => format!(
+            "query sphere rho = {:.4} (guarantee {:.4}, certificate {})",
+            s.radius,
+            s.guarantee,
+            if s.certified { "holds" } else { "fails" }
+        ),
+        Err(why) => format!("no query sphere ({why})"),
     };
+    let missing = if pending == 0 {
+        String::new()
+    } else {
+        format!(
+            "no result in {pending} of {} trials (this method needs an elicited metric, and the elicitation refused those truths with a typed error, ill-conditioned, or none was given); ",
+            pending + scores.ndcg.len()
+        )
+    };
+    row.note = format!(
+        "{missing}ours = [mean NDCG(exp), mean tau, median NDCG(exp), median tau, mean NDCG(lin), median NDCG(lin)] over {} metrics; pool of {} (test accuracy {:.3}..{:.3}), train/test {}/{}, tau (rows g) {}, {sphere}",
+        scores.ndcg.len(),
+        data.pool.classifiers.len(),
+        data.accuracy.0,
+        data.accuracy.1,
+        data.rows.0,
+        data.rows.1,
+        tau.join(" ")
+    );
     row
 }

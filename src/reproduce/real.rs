@@ -7,10 +7,12 @@
 //! The datasets are compiled into the binary ([`shipped`]), so
 //! `elicit reproduce` needs no file besides itself.
 
+use super::quadratic::{random_quadratic, Shape};
 use super::ranking::{
-    adult_rebuild, crime_race, default_marriage, evaluate, exact_elicitor, fair_baseline, median,
-    no_elicitor, random_fair, random_fair_quadratic, ranking_data, ranking_row, wine_colour,
-    AdultGroups, Elicitor, Method, RankingData, Source, FAIR_METHODS,
+    adult_rebuild, crime_race, default_marriage, evaluate, exact_elicitor, fair_baseline,
+    fair_qpme_elicitor, fpme_elicitor, fpme_on_quadratic_elicitor, median, no_elicitor,
+    random_fair, random_fair_quadratic, ranking_data, ranking_row, table4_elicitor, wine_colour,
+    AdultGroups, Elicitor, Method, RankingData, Source, Table4Method, FAIR_METHODS,
 };
 use super::{plots, Figure, Job, Layout, Options, Row, Rows};
 use crate::elicit::binary::{
@@ -739,7 +741,7 @@ pub fn fair_datasets(size: usize, seed: u64) -> Result<Vec<RankingData>> {
 
 /// 001 Fig. 5: NDCG and Kendall τ of the 001 Table 2 baselines (and FPME)
 /// against `trials` random fair metrics per dataset. `elicitor` supplies
-/// FPME's metric; rows needing it are pending without one. The "exact
+/// FPME's metric ([`super::ranking::fpme_elicitor`] in the job). The "exact
 /// parts" rows use the true part where a baseline takes the elicited one.
 ///
 /// # Errors
@@ -808,23 +810,91 @@ pub fn figure5(seed: u64, trials: usize, elicitor: Elicitor<'_>) -> Result<Vec<R
     Ok(rows)
 }
 
-const EXPLAIN_F5: &str = "Protocol (001 §6.2) with the open decisions: 60 % train / 40 % test (seeded); a pool of 100 classifiers per dataset built with Rust crates (fit::pool: logistic regression at four penalties with decision weights, CART trees, class-weighted trees, random-subspace trees; the paper's MLP, SVM, LightGBM and fairness-constrained models are not available); group rates on the test part; tau = P(G = g | Y = i) from the test part's labels (printed in each row's note); 100 random fair metrics (a = unit(U[0,1]^q), b^uv = U[0,1]^q scaled by a U[0,1] mass with sum ||b^uv|| = 1, lambda ~ U[0.1, 0.9]); NDCG with exponential gain 2^rel - 1, rel = the true cost rescaled to [0, 1] (best 1), and with linear gain 1/cost; Kendall tau-b; mean and median. Baselines as 001 Table 2: acc. = equal weights (each b^uv equal, sum of norms 1), w-acc. = random weights in the truth's order (for lambda: uniform on the half of [0, 1] holding the true lambda), elicit = FPME's part, o_p = true a with lambda = 0, o_f = true B with lambda = 1. Datasets: adult rebuilt to 43156 rows x 74 features, race groups White / Black / Asian-Pac-Islander; wine quality binned {<= 5, 6, >= 7}, colour groups; communities and crime with ViolentCrimesPerPop binned at its terciles and groups = terciles of racepctblack (1994 rows; the paper's 1907-row filter is unstated); default: the shared 6000-row sample has no SEX, so MARRIAGE (married / single) groups it, a substitute. The paper gives no numbers, only bars. FPME itself is on the fpme branch: rows needing an elicited part say 'pending'; the rows marked 'true part in place of the elicited one' show what an FPME without error would give.";
+const EXPLAIN_F5: &str = "Protocol (001 §6.2) with the open decisions: 60 % train / 40 % test (seeded); a pool of 100 classifiers per dataset built with Rust crates (fit::pool: logistic regression at four penalties with decision weights, CART trees, class-weighted trees, random-subspace trees; the paper's MLP, SVM, LightGBM and fairness-constrained models are not available; linfa-trees 0.8 sums class frequencies over a std HashMap, seeded at random per process, so its trees, and with them these rows, vary between runs in about the third decimal of the medians: the one part of `reproduce` that is not bit-reproducible); group rates on the test part; tau = P(G = g | Y = i) from the test part's labels (printed in each row's note); 100 random fair metrics (a = unit(U[0,1]^q), b^uv = U[0,1]^q scaled by a U[0,1] mass with sum ||b^uv|| = 1, lambda ~ U[0.1, 0.9]); NDCG with exponential gain 2^rel - 1, rel = the true cost rescaled to [0, 1] (best 1), and with linear gain 1/cost; Kendall tau-b; mean and median. Baselines as 001 Table 2: acc. = equal weights (each b^uv equal, sum of norms 1), w-acc. = random weights in the truth's order (for lambda: uniform on the half of [0, 1] holding the true lambda), elicit = FPME's part, o_p = true a with lambda = 0, o_f = true B with lambda = 1. Datasets: adult rebuilt to 43156 rows x 74 features, race groups White / Black / Asian-Pac-Islander; wine quality binned {<= 5, 6, >= 7}, colour groups; communities and crime with ViolentCrimesPerPop binned at its terciles and groups = terciles of racepctblack (1994 rows; the paper's 1907-row filter is unstated); default: the shared 6000-row sample has no SEX, so MARRIAGE (married / single) groups it, a substitute. Sensitive attributes stay among the features (adult's one-hot race and sex; crime's racepctblack, from which its groups are cut); wine has 11 features (the paper 13), the default substitute 3 (the paper 33). Where the queries live the paper does not say (the authors' related 000 code uses an abstract sphere); ours use the data: eta fitted on the training part (softmax regression, alpha = 1), the feasible group rates of its plug-in classifiers on the test part, and the largest sphere about o = (1/k)1 inside every group's set (001 App. B.1), certified on 64 sampled points and the 2q axis points; its radius is in each row's note. FPME runs the crate's default setting (golden section, one reverse cycle, least-squares delta, closed-form lambda) at eps = 1e-3 (001 §6.1's) with a simulated oracle of each true metric: §6.2 names no setting, and the paper's two-coordinate delta refuses some of these truths (its denominator vanishes on the adult sphere, a typed error); the baselines' elicited parts are that run's. The rows marked 'true part in place of the elicited one' show what an FPME without error would give. 100 metrics per dataset (the paper's count; larger --trials are capped). The paper gives no numbers, only bars, and three claims, which the verdict checks: (i) FPME has the highest NDCG and tau on every dataset; (ii) on crime some baselines reach a high NDCG with a weak tau; (iii) except on default, the w-acc. baselines beat their acc. counterparts.";
 
 fn figure5_verdict(rows: &[Row]) -> String {
-    let pending = rows.iter().filter(|r| r.elicited.is_empty()).count();
-    let best = |name: &str| {
-        rows.iter()
-            .filter(|r| r.row.contains(name) && !r.elicited.is_empty())
-            .map(|r| r.elicited[1])
-            .fold(f64::INFINITY, f64::min)
+    // Rows are "dataset, method"; elicited = [mean NDCG, mean tau, ...].
+    let measured: Vec<(&str, &str, f64, f64)> = rows
+        .iter()
+        .filter(|r| !r.elicited.is_empty() && !r.row.contains("true part"))
+        .filter_map(|r| {
+            let (data, method) = r.row.rsplit_once(", ")?;
+            Some((data, method, r.elicited[0], r.elicited[1]))
+        })
+        .collect();
+    let missing = rows.iter().filter(|r| r.elicited.is_empty()).count();
+    let mut datasets: Vec<&str> = measured.iter().map(|m| m.0).collect();
+    datasets.dedup();
+    let at = |d: &str, method: &str| {
+        measured
+            .iter()
+            .find(|m| m.0 == d && m.1 == method)
+            .map(|m| (m.2, m.3))
     };
-    format!(
-        "{pending} rows pending FPME; least mean tau over the datasets: acc. baseline {:.3}, w-acc. baseline {:.3}, o_p {:.3}, o_f {:.3}",
-        best("phi-varphi-lambda_a"),
-        best("phi-varphi-lambda_w"),
-        best(", o_p"),
-        best(", o_f")
-    )
+    let mut claims = Vec::new();
+    let first: Vec<String> =
+        datasets
+            .iter()
+            .map(|d| {
+                let fpme = at(d, "FPME");
+                let best = measured
+                    .iter()
+                    .filter(|m| m.0 == *d && m.1 != "FPME")
+                    .fold((f64::NEG_INFINITY, f64::NEG_INFINITY), |b, m| {
+                        (b.0.max(m.2), b.1.max(m.3))
+                    });
+                match fpme {
+                    Some((n, t)) => format!(
+                    "{}: FPME NDCG {n:.3} / tau {t:.3} against the best other {:.3} / {:.3} ({})",
+                    d.split(" (").next().unwrap_or(d),
+                    best.0,
+                    best.1,
+                    if n >= best.0 && t >= best.1 { "highest" } else { "not highest" }
+                ),
+                    None => format!("{d}: FPME missing"),
+                }
+            })
+            .collect();
+    claims.push(format!("(i) {}", first.join("; ")));
+    let crime: Vec<String> = measured
+        .iter()
+        .filter(|m| m.0.starts_with("crime") && m.2 >= 0.9 && m.3 <= 0.5)
+        .map(|m| format!("{} {:.3} / {:.3}", m.1, m.2, m.3))
+        .collect();
+    claims.push(format!(
+        "(ii) crime baselines with NDCG >= 0.9 and tau <= 0.5: {}",
+        if crime.is_empty() {
+            "none".to_string()
+        } else {
+            crime.join(", ")
+        }
+    ));
+    let third: Vec<String> = datasets
+        .iter()
+        .map(|d| {
+            let pairs = [
+                ("phi-varphi-lambda_a", "phi-varphi-lambda_w"),
+                ("phi-varphi_a", "phi-varphi_w"),
+                ("phi_a", "phi_w"),
+            ];
+            let wins = pairs
+                .iter()
+                .filter(|(a, w)| match (at(d, a), at(d, w)) {
+                    (Some(x), Some(y)) => y.1 > x.1,
+                    _ => false,
+                })
+                .count();
+            format!(
+                "{}: w beats a in {wins} of 3 (tau)",
+                d.split(" (").next().unwrap_or(d)
+            )
+        })
+        .collect();
+    claims.push(format!("(iii) {}", third.join("; ")));
+    if missing > 0 {
+        claims.push(format!("{missing} rows without a result"));
+    }
+    claims.join(". ")
 }
 
 /// 000 Table 3's paper values (NDCG / τ, medians): adult and default.
@@ -843,15 +913,13 @@ pub const TABLE3_000: [(&str, [f64; 2], [f64; 2]); 4] = [
     ("fair QPME", [1.0000, 0.9972], [1.0000, 0.9981]),
 ];
 
-/// 000 Table 3: rankings by fair quadratic metrics (Def. 4), m = 2 groups,
-/// on adult (sex) and the default substitute, `trials` random metrics,
-/// pools of 80.
+/// The data sets of 000 Tables 3 and 4: adult grouped by sex and the
+/// default substitute grouped by marriage, pools of 80.
 ///
 /// # Errors
-/// Propagates dataset, pool and evaluation failures.
-pub fn table3_000(seed: u64, trials: usize, elicitor: Elicitor<'_>) -> Result<Vec<Row>> {
-    use crate::rank::Metric;
-    let datasets = [
+/// Propagates dataset and pool failures.
+pub fn table3_datasets(seed: u64) -> Result<[RankingData; 2]> {
+    Ok([
         ranking_data(
             "adult (sex, m = 2)",
             &adult_rebuild(AdultGroups::Sex)?,
@@ -864,7 +932,105 @@ pub fn table3_000(seed: u64, trials: usize, elicitor: Elicitor<'_>) -> Result<Ve
             80,
             seed,
         )?,
-    ];
+    ])
+}
+
+/// A row of 000 Table 3 or 4 with the paper's (NDCG, τ) of data set `d`
+/// (0 adult, 1 default) for `name` from `paper`, when it prints them.
+fn paper_row(
+    table: &str,
+    paper: &[(&str, [f64; 2], [f64; 2])],
+    d: usize,
+    data: &RankingData,
+    name: &str,
+    scores: &super::ranking::Scores,
+    pending: usize,
+) -> Row {
+    let printed = paper
+        .iter()
+        .find(|p| p.0 == name)
+        .map(|p| if d == 0 { p.1.to_vec() } else { p.2.to_vec() })
+        .unwrap_or_default();
+    ranking_row(table, data, name, scores, pending, printed)
+}
+
+/// 000 Table 4's paper values (NDCG / τ): adult and default.
+pub const TABLE4_000: [(&str, [f64; 2], [f64; 2]); 4] = [
+    ("Linear-diagonal", [0.9783, 0.6053], [0.9790, 0.4536]),
+    ("Linear-general", [0.9908, 0.7713], [0.9863, 0.6216]),
+    ("Quadratic-diagonal", [0.9968, 0.9611], [1.0000, 0.9979]),
+    ("Quadratic-general", [1.0000, 0.9986], [1.0000, 0.9979]),
+];
+
+/// 000 Table 4: rankings by metrics elicited linear or quadratic, in
+/// diagonal or general rates, when the truth is quadratic in the general
+/// rates (000 Def. 3 via App. E; k = 2), `trials` random truths per data
+/// set ([`random_quadratic`] with a negative semi-definite B, the 000 Thm. 1
+/// distribution), on the data sets of [`table3_datasets`].
+///
+/// # Errors
+/// Propagates metric, elicitation and evaluation failures.
+pub fn table4_000(datasets: &[RankingData], seed: u64, trials: usize) -> Result<Vec<Row>> {
+    use crate::rank::{Metric, RateVector};
+    let mut rows = Vec::new();
+    for (d, data) in datasets.iter().enumerate() {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let truths = (0..trials)
+            .map(|_| {
+                let t = random_quadratic::<f64>(&mut rng, data.pool.classes, Shape::Nsd)?;
+                Ok(Metric::Quadratic {
+                    a: t.a().iter().copied().collect(),
+                    b: t.b()
+                        .row_iter()
+                        .map(|r| r.iter().copied().collect())
+                        .collect(),
+                    rates: RateVector::OffDiagonal,
+                })
+            })
+            .collect::<Result<Vec<Metric>>>()?;
+        for (name, quadratic, rates) in [
+            ("Linear-diagonal", false, RateVector::Diagonal),
+            ("Linear-general", false, RateVector::OffDiagonal),
+            ("Quadratic-diagonal", true, RateVector::Diagonal),
+            ("Quadratic-general", true, RateVector::OffDiagonal),
+        ] {
+            let methods: Vec<Method<'_>> = vec![(
+                name,
+                Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| e.cloned()),
+            )];
+            let elicitor = table4_elicitor(Table4Method { quadratic, rates });
+            let (scores, pending) = evaluate(data, &truths, &methods, &elicitor, seed)?
+                .pop()
+                .unwrap_or_default();
+            rows.push(paper_row(
+                "000-table4-real",
+                &TABLE4_000,
+                d,
+                data,
+                name,
+                &scores,
+                pending,
+            ));
+        }
+    }
+    Ok(rows)
+}
+
+/// 000 Table 3: rankings by fair quadratic metrics (Def. 4), m = 2 groups,
+/// on adult (sex) and the default substitute, `trials` random metrics,
+/// pools of 80. `fpme` and `qpme` supply the "elicited via FPME" and
+/// "elicited via fair QPME" metrics.
+///
+/// # Errors
+/// Propagates dataset, pool, elicitation and evaluation failures.
+pub fn table3_000(
+    datasets: &[RankingData],
+    seed: u64,
+    trials: usize,
+    fpme: Elicitor<'_>,
+    qpme: Elicitor<'_>,
+) -> Result<Vec<Row>> {
+    use crate::rank::Metric;
     let mut rows = Vec::new();
     for (d, data) in datasets.iter().enumerate() {
         let k = data.pool.classes;
@@ -921,39 +1087,35 @@ pub fn table3_000(seed: u64, trials: usize, elicitor: Elicitor<'_>) -> Result<Ve
             ),
             (
                 "FPME",
-                Box::new(|_: &Metric, _: Option<&Metric>, _: &mut ChaCha8Rng| None),
+                Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| e.cloned()),
             ),
             (
                 "fair QPME",
                 Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| e.cloned()),
             ),
         ];
-        for ((name, _), (scores, pending)) in methods
-            .iter()
-            .zip(evaluate(data, &truths, &methods, elicitor, seed)?)
-        {
-            let paper = TABLE3_000
-                .iter()
-                .find(|p| p.0 == *name)
-                .map(|p| if d == 0 { p.1.to_vec() } else { p.2.to_vec() })
-                .unwrap_or_default();
-            rows.push(ranking_row(
+        let mut results = evaluate(data, &truths, &methods[..3], &no_elicitor, seed)?;
+        results.extend(evaluate(data, &truths, &methods[3..4], fpme, seed)?);
+        results.extend(evaluate(data, &truths, &methods[4..], qpme, seed)?);
+        for ((name, _), (scores, pending)) in methods.iter().zip(results) {
+            rows.push(paper_row(
                 "000-table3-real",
+                &TABLE3_000,
+                d,
                 data,
                 name,
                 &scores,
                 pending,
-                paper,
             ));
         }
     }
     Ok(rows)
 }
 
-const EXPLAIN_000_T3: &str = "Protocol (000 App. H.2) with the open decisions: 60 % train / 40 % test (seeded), a pool of 80 classifiers from Rust crates (see 001 Fig. 5; the paper's 20 each of logistic regression, MLP, LightGBM and SVM are not available), diagonal group rates r^g_i = P(h = i | Y = i, G = g) on the test part, tau from the test part; 100 random fair quadratic metrics (000 Def. 4, a cost: (1 - lambda)<a, 1 - r> + (lambda/2) sum (r^u - r^v)^T B^uv (r^u - r^v); a = unit(U[0,1]^k), B^uv = G G^T with G ~ U[0,1]^{k x k} scaled to (1/2) sum ||B^uv||_F = 1, lambda ~ U[0.1, 0.9]). 'Linear with no fairness' = the true a with lambda = 0; 'Accuracy with equalized odds' = a = unit(1), lambda = 1/2, B = the all-ones matrix scaled to Frobenius norm 2 (what the authors' code does; it penalizes (sum_i (r^u_i - r^v_i))^2), and B = I scaled likewise as the other reading. The paper prints medians over 100 trials (NDCG / tau); ours give mean and median; the row error is against the paper's medians. Default: the shared 6000-row sample grouped by marriage, a substitute (the paper groups the 30000-row set by gender). FPME and fair QPME come from the fpme / qpme branches: pending here.";
+const EXPLAIN_000_T3: &str = "Table 3 protocol (000 App. H.2) with the open decisions: 60 % train / 40 % test (seeded), a pool of 80 classifiers from Rust crates (see 001 Fig. 5; the paper's 20 each of logistic regression, MLP, LightGBM and SVM are not available), diagonal group rates r^g_i = P(h = i | Y = i, G = g) on the test part, tau from the test part; 100 random fair quadratic metrics (000 Def. 4, a cost: (1 - lambda)<a, 1 - r> + (lambda/2) sum (r^u - r^v)^T B^uv (r^u - r^v); a = unit(U[0,1]^k), B^uv = G G^T with G ~ U[0,1]^{k x k} scaled to (1/2) sum ||B^uv||_F = 1, lambda ~ U[0.1, 0.9]). 'Linear with no fairness' = the true a with lambda = 0; 'Accuracy with equalized odds' = a = unit(1), lambda = 1/2, B = the all-ones matrix scaled to Frobenius norm 2 (what the authors' code does; it penalizes (sum_i (r^u_i - r^v_i))^2), and B = I scaled likewise as the other reading. The paper states no aggregation for Table 3 (its Fig. 9 says averaged); the authors' released notebook prints medians that equal three of its four rows, so its values are read as medians; ours give mean and median. The row error is the larger of |NDCG - paper| and |tau - paper| on our medians, with NDCG at the exponential gain the paper states (the authors' code uses a linear gain on 1/cost; that median is the row's last value). Default: the shared 6000-row sample grouped by marriage, 3 features, a substitute (the paper groups the 30000-row, 33-feature set by gender). Sensitive attributes stay among the features. Elicitation (the paper's queries live on an abstract sphere in the authors' code): on the query sphere found in the test part's feasible rates (see 001 Fig. 5; for k = 2 the diagonal rates are one minus the off-diagonal ones, so one sphere serves both). Fair QPME: 000 Table 1's paper setting (adaptive halving, 3 cycles, eps = 1e-2, closed form, small radius 5e-3) in diagonal rates. FPME: the crate's default setting (see 001 Fig. 5) at eps = 1e-2 asked about the same Def. 4 truth in the off-diagonal rates, where for k = 2 it is the same function of the classifier; FPME returns a 001 Def. 1 metric (linear violations |r^u - r^v|), which ranks the pool. FPME's Def. 1 metric weighs |r^u - r^v| linearly and cannot represent a quadratic violation; how the authors ran FPME against a Def. 4 oracle is not in their released code, so that row is the reading most faithful to FPME as published. The baseline rows differ from the paper by up to 0.48 in tau; causes not isolated: a different pool (no MLP, SVM or LightGBM; on ours the fairness term moves the ranking less than the linear term, so the linear part alone ranks close to the truth), the unstated distributions of lambda and B, and the substitute for default. Table 4 (rows 000-table4-real, same data sets and pools): 100 random truths quadratic in the general rates (000 Def. 3 via App. E: a utility <a, R> + (1/2) R^T B R, B negative semi-definite with eigenvalues in -[0.2, 1], ||a||^2 ~ U[0.3, 0.7] and ||B||_F^2 the rest, the 000 Thm. 1 distribution), elicited on the same query sphere as linear metrics (LPME: adaptive halving, 3 cycles, eps = 1e-2) or quadratic ones (QPME, the Table 1 paper setting) in the diagonal or general rates. At k = 2 the diagonal rates are one minus the general ones, so the diagonal and general families are the same (notes/000-quadratic.md §6): their rows can differ only through the elicitation's errors, and the O(k^2) / O(k^4) query labels mean nothing at k = 2.";
 
 fn table3_000_verdict(rows: &[Row]) -> String {
-    let pending = rows.iter().filter(|r| r.elicited.is_empty()).count();
+    let missing = rows.iter().filter(|r| r.elicited.is_empty()).count();
     let done: Vec<String> = rows
         .iter()
         .filter(|r| !r.elicited.is_empty() && !r.paper.is_empty())
@@ -964,10 +1126,11 @@ fn table3_000_verdict(rows: &[Row]) -> String {
             )
         })
         .collect();
-    format!(
-        "{}; {pending} rows pending the fpme / qpme procedures",
-        done.join("; ")
-    )
+    let mut out = done.join("; ");
+    if missing > 0 {
+        out.push_str(&format!("; {missing} rows without a result"));
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------
@@ -1025,7 +1188,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
             id: "001-fig5-real",
             title: "001 Fig. 5 (real data): ranking real classifiers by fair metrics, NDCG and Kendall tau",
             explanation: EXPLAIN_F5,
-            rows: Box::new(move || figure5(seed, trials, &no_elicitor)),
+            rows: Box::new(move || figure5(seed, trials, &fpme_elicitor)),
             verdict: Box::new(figure5_verdict),
             layout: Layout::Table,
             figure: None,
@@ -1033,9 +1196,20 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
         },
         Job {
             id: "000-table3-real",
-            title: "000 Table 3 (real data): ranking by fair quadratic metrics, m = 2 groups",
+            title: "000 Tables 3-4 (real data): ranking by elicited fair quadratic metrics (m = 2 groups) and by linear or quadratic metrics in diagonal or general rates",
             explanation: EXPLAIN_000_T3,
-            rows: Box::new(move || table3_000(seed, trials, &no_elicitor)),
+            rows: Box::new(move || {
+                let datasets = table3_datasets(seed)?;
+                let mut rows = table3_000(
+                    &datasets,
+                    seed,
+                    trials,
+                    &fpme_on_quadratic_elicitor,
+                    &fair_qpme_elicitor,
+                )?;
+                rows.extend(table4_000(&datasets, seed, trials)?);
+                Ok(rows)
+            }),
             verdict: Box::new(table3_000_verdict),
             layout: Layout::Table,
             figure: None,

@@ -459,6 +459,64 @@ fn ranking_harness_with_exact_metrics() {
     }
 }
 
+#[test]
+fn elicitors_rank_real_classifiers_like_the_truth() {
+    use metric_elicitation::rank::RateVector;
+    use metric_elicitation::reproduce::ranking::{
+        default_marriage, evaluate, fair_qpme_elicitor, fpme_elicitor, fpme_on_quadratic_elicitor,
+        random_fair, random_fair_quadratic, ranking_data, table4_elicitor, wine_colour, Method,
+        Table4Method,
+    };
+    let same: Vec<Method<'_>> = vec![(
+        "elicited",
+        Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| e.cloned()),
+    )];
+    // 001: FPME on wine's data-derived sphere (k = 3, m = 2).
+    let data = ranking_data("wine", &wine_colour().unwrap(), 12, 4).unwrap();
+    let sphere = data.sphere.clone().unwrap();
+    assert!(sphere.certified && sphere.radius >= sphere.guarantee && sphere.radius > 0.0);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let truths: Vec<Metric> = (0..4).map(|_| random_fair(3, 2, &mut rng)).collect();
+    let (scores, missing) = evaluate(&data, &truths, &same, &fpme_elicitor, 9)
+        .unwrap()
+        .remove(0);
+    assert_eq!(missing, 0);
+    assert!(scores.tau.iter().all(|t| *t > 0.9), "{:?}", scores.tau);
+    // 000: on a k = 2 data set, fair QPME and FPME on Def. 4 truths, and the
+    // four Table 4 elicitations of a quadratic truth in general rates.
+    let data = ranking_data("default", &default_marriage().unwrap(), 12, 4).unwrap();
+    let truths: Vec<Metric> = (0..4)
+        .map(|_| random_fair_quadratic(2, 2, &mut rng))
+        .collect();
+    for (elicitor, least) in [
+        (&fair_qpme_elicitor as &dyn Fn(&_, &_, &mut _) -> _, 0.9),
+        (&fpme_on_quadratic_elicitor, -1.0),
+    ] {
+        let (scores, missing) = evaluate(&data, &truths, &same, elicitor, 9)
+            .unwrap()
+            .remove(0);
+        assert_eq!(scores.tau.len() + missing, 4);
+        assert!(scores.tau.iter().all(|t| *t >= least), "{:?}", scores.tau);
+    }
+    let quadratic = Metric::Quadratic {
+        a: vec![0.3, -0.5],
+        b: vec![vec![-0.6, 0.2], vec![0.2, -0.5]],
+        rates: RateVector::OffDiagonal,
+    };
+    for rates in [RateVector::Diagonal, RateVector::OffDiagonal] {
+        let elicitor = table4_elicitor(Table4Method {
+            quadratic: true,
+            rates,
+        });
+        let (scores, missing) =
+            evaluate(&data, std::slice::from_ref(&quadratic), &same, &elicitor, 9)
+                .unwrap()
+                .remove(0);
+        assert_eq!(missing, 0);
+        assert!(scores.tau[0] > 0.95, "{rates:?}: {:?}", scores.tau);
+    }
+}
+
 // ---- The reproduction jobs, with few metrics ----
 
 #[test]
