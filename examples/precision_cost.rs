@@ -68,16 +68,27 @@ fn lpm_finite<T: Scalar>() -> usize {
     use metric_elicitation::population::FiniteBinary;
     let (scores, labels) = finite_scores(10_000, 2);
     let pairs = (0..labels.len())
-        .map(|r| (T::from_f64_exact(scores[2 * r + 1] - scores[2 * r]), labels[r] == 1))
+        .map(|r| {
+            (
+                T::from_f64_exact(scores[2 * r + 1] - scores[2 * r]),
+                labels[r] == 1,
+            )
+        })
         .collect();
     let pop = FiniteBinary::new(pairs).expect("finite sample");
     (1..=8)
         .map(|i| {
             let truth = Lpm::from_angle(&(T::pi() * T::ratio(2 * i - 1, 36))).expect("slope");
             let mut oracle = Simulated::new(truth);
-            elicit_lpm(&pop, &mut oracle, &T::ratio(1, 50), Strategy::Paper, Monotonicity::Increasing)
-                .expect("LPM")
-                .queries
+            elicit_lpm(
+                &pop,
+                &mut oracle,
+                &T::ratio(1, 50),
+                Strategy::Paper,
+                Monotonicity::Increasing,
+            )
+            .expect("LPM")
+            .queries
         })
         .sum()
 }
@@ -96,9 +107,13 @@ fn dlpm_finite<T: Scalar>() -> usize {
         .map(|i| {
             let truth = DVector::from_fn(4, |j, _| T::ratio(1 + ((i + j) % 4) as i64, 10));
             let mut oracle = Simulated::new(move |d: &DVector<T>| truth.dot(d));
-            elicit_dlpm(&pop, &mut oracle, &DlpmSettings::paper(T::ratio(1, 100), Strategy::Paper))
-                .expect("DLPM")
-                .queries
+            elicit_dlpm(
+                &pop,
+                &mut oracle,
+                &DlpmSettings::paper(T::ratio(1, 100), Strategy::Paper),
+            )
+            .expect("DLPM")
+            .queries
         })
         .sum()
 }
@@ -123,8 +138,16 @@ fn main() {
         .unwrap_or(3)
         .max(1);
     let jobs: [(&str, Job, &str); 6] = [
-        ("LPM on a finite sample (n = 10⁴, 8 slopes)", lpm_finite::<f64>, "lpm-finite"),
-        ("DLPM on a finite sample (n = 10⁴, k = 4, 4 metrics)", dlpm_finite::<f64>, "dlpm-finite"),
+        (
+            "LPM on a finite sample (n = 10⁴, 8 slopes)",
+            lpm_finite::<f64>,
+            "lpm-finite",
+        ),
+        (
+            "DLPM on a finite sample (n = 10⁴, k = 4, 4 metrics)",
+            dlpm_finite::<f64>,
+            "dlpm-finite",
+        ),
         ("003 Table 1 (LPM, 8 rows)", lpm::<f64>, "lpm"),
         ("003 Table 2 (LFPM, Alg. 3)", lfpm::<f64>, "lfpm"),
         ("002 Table 2 (DLPM, 2 populations)", dlpm::<f64>, "dlpm"),
