@@ -268,6 +268,25 @@ pub struct RankingData {
     pub sphere: std::result::Result<QuerySphere, String>,
 }
 
+impl RankingData {
+    /// The same data with the default query sphere about o
+    /// ([`crate::geometry::groups::default_radius`]) in place of the one
+    /// found in the data: the reading in which the queries do not come
+    /// from the data set (its certificate is not checked).
+    pub fn with_default_sphere(&self) -> RankingData {
+        let radius = crate::geometry::groups::default_radius::<f64>(self.pool.classes);
+        RankingData {
+            sphere: Ok(QuerySphere {
+                radius,
+                guarantee: radius,
+                certified: false,
+                from_data: false,
+            }),
+            ..self.clone()
+        }
+    }
+}
+
 /// The common query sphere S_ρ about o = (1/k)·1 in the off-diagonal group
 /// rates of a data set (001 App. B.1, [`FeasibleSet::find_sphere`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -279,6 +298,9 @@ pub struct QuerySphere {
     /// Whether every sampled point of S_ρ was realized by a randomized
     /// plug-in classifier in every group.
     pub certified: bool,
+    /// Whether it was found in the data (false: the default sphere of
+    /// [`RankingData::with_default_sphere`], not checked against the data).
+    pub from_data: bool,
 }
 
 /// Finds the query sphere of a split data set: η̂ fitted on `train`
@@ -304,6 +326,7 @@ pub fn find_query_sphere(train: &Prepared, test: &Prepared, seed: u64) -> Result
         radius: found.radius,
         guarantee: found.guarantee,
         certified: found.certificate.holds,
+        from_data: true,
     })
 }
 
@@ -950,6 +973,10 @@ pub fn ranking_row(
         })
         .collect();
     let sphere = match &data.sphere {
+        Ok(s) if !s.from_data => format!(
+            "default query sphere rho = {:.4} about o (not from the data, not certified)",
+            s.radius
+        ),
         Ok(s) => format!(
             "query sphere rho = {:.4} (guarantee {:.4}, certificate {})",
             s.radius,
