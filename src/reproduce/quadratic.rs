@@ -349,7 +349,7 @@ impl Tally {
 }
 
 /// The paper's fair settings: adaptive, 3 cycles, ε = 10⁻², closed form.
-fn fair_paper<T: Scalar>() -> FairSettings<T> {
+pub(crate) fn fair_paper<T: Scalar>() -> FairSettings<T> {
     FairSettings {
         lpme: LpmeSettings::paper(eps(), Strategy::Adaptive, 3),
         small_radius: small(),

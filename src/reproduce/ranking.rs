@@ -12,10 +12,10 @@
 
 use super::real::shipped;
 use super::Row;
-use crate::elicit::fair_qpme::{fair_qpme, FairSettings};
+use crate::elicit::fair_qpme::fair_qpme;
 use crate::elicit::fpme::{fpme, FpmeSettings};
 use crate::elicit::lpme::{lpme, LpmeSettings};
-use crate::elicit::qpme::{qpme, Estimator, QpmeSettings};
+use crate::elicit::qpme::{qpme, QpmeSettings};
 use crate::error::{Error, Result};
 use crate::fit::pool;
 use crate::fit::{fit_eta, Columns, Prepared, Regularization, Split, Table};
@@ -688,12 +688,7 @@ pub const FPME_EPS: f64 = 1e-3;
 /// is used as it is, which is exact for k = 2 (the diagonal rates are one
 /// minus the off-diagonal ones); other k are refused.
 fn data_groups(data: &RankingData, rates: Rates) -> Result<Groups<f64>> {
-    let sphere = data.sphere.as_ref().map_err(|why| {
-        Error::invalid(
-            "population",
-            format!("{}: no query sphere: {why}", data.name),
-        )
-    })?;
+    let radius = query_radius(data)?;
     let k = data.pool.classes;
     if rates == Rates::Diagonal && k != 2 {
         return Err(Error::invalid(
@@ -704,7 +699,17 @@ fn data_groups(data: &RankingData, rates: Rates) -> Result<Groups<f64>> {
             ),
         ));
     }
-    Groups::with_rates(k, data.pool.tau.clone(), Some(sphere.radius), rates)
+    Groups::with_rates(k, data.pool.tau.clone(), Some(radius), rates)
+}
+
+/// ρ of the data set's query sphere, or an error saying why there is none.
+fn query_radius(data: &RankingData) -> Result<f64> {
+    data.sphere.as_ref().map(|s| s.radius).map_err(|why| {
+        Error::invalid(
+            "population",
+            format!("{}: no query sphere: {why}", data.name),
+        )
+    })
 }
 
 /// A procedure's refusal of a truth ([`Error::IllConditioned`]: the
@@ -786,18 +791,7 @@ fn fair_quadratic(truth: &Metric, rates: Rates) -> Result<Option<FairQuadraticMe
     FairQuadraticMetric::new(DVector::from_vec(a.clone()), b, *lambda, rates).map(Some)
 }
 
-/// The 000 Table 1 paper setting of fair QPME (adaptive halving, 3
-/// cycles, ε = 10⁻², the closed form, ϱ = 5·10⁻³).
-fn fair_qpme_paper() -> FairSettings<f64> {
-    FairSettings {
-        lpme: LpmeSettings::paper(1e-2, Strategy::Adaptive, 3),
-        small_radius: 5e-3,
-        estimator: Estimator::Paper,
-        window: None,
-    }
-}
-
-/// Fair QPME (000 Alg. 4, the paper setting of [`fair_qpme_paper`]) with a
+/// Fair QPME (000 Alg. 4, the paper setting of [`super::quadratic::fair_paper`]) with a
 /// simulated oracle of a 000 Def. 4 truth in diagonal rates, on the data
 /// set's query sphere (k = 2) with its τ; `None` for another kind of truth.
 ///
@@ -814,7 +808,12 @@ pub fn fair_qpme_elicitor(
     let groups = data_groups(data, Rates::Diagonal)?;
     let g = groups.clone();
     let mut oracle = Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g));
-    let Some(est) = refused_as_none(fair_qpme(&groups, &mut oracle, &fair_qpme_paper()))? else {
+    let Some(est) = refused_as_none(fair_qpme(
+        &groups,
+        &mut oracle,
+        &super::quadratic::fair_paper(),
+    ))?
+    else {
         return Ok(None);
     };
     Ok(Some(Metric::FairQuadratic {
@@ -865,13 +864,7 @@ pub fn table4_elicitor(
                 format!("{}: 000 Table 4 is run at k = 2", data.name),
             ));
         }
-        let radius = data.sphere.as_ref().map_err(|why| {
-            Error::invalid(
-                "population",
-                format!("{}: no query sphere: {why}", data.name),
-            )
-        })?;
-        let sphere = Sphere::new(DVector::from_element(q, 0.5), radius.radius)?;
+        let sphere = Sphere::new(DVector::from_element(q, 0.5), query_radius(data)?)?;
         let t = QuadraticMetric::new(
             DVector::from_vec(a.clone()),
             DMatrix::from_fn(q, q, |i, j| b[i][j]),
