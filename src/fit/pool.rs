@@ -11,22 +11,26 @@
 //!   argmaxⱼ wⱼη̂ⱼ(x), w = 1 for the first member and wⱼ = e^{uⱼ},
 //!   uⱼ ~ U[−1, 1], for the others (the cost-sensitive plug-in classifiers a
 //!   class-weighted fit approximates);
-//! * `tree`: `linfa-trees` CART (Gini) of depth 1…8 with minimum split
-//!   weights 2, 20, 200;
-//! * `weighted-tree`: CART of depth 2…7 with integer class sample weights
-//!   in 1…4 (integers keep linfa-trees' f32 weight sums exact; fractional
-//!   weights can drive a node's remaining weight to ≤ 0, where it panics);
+//! * `tree`: `smartcore` CART (Gini) of depth 1…8 with minimum split
+//!   sizes 2, 20, 200;
+//! * `weighted-tree`: CART of depth 2…7 with integer class weights in 1…4,
+//!   given to the learner as that many copies of each row (CART's weighted
+//!   Gini and leaf vote with integer weights are exactly those of the
+//!   replicated rows, and the counts stay integers);
 //! * `subspace-tree`: CART of depth 3…8 on a random half of S1's rows and
 //!   a random half of the features (a random-subspace ensemble's members).
 //!
-//! linfa-trees scans every training row at every node, so each tree is
-//! trained on a random subsample of at most [`TREE_ROWS`] rows of S1 (the
-//! logistic members use all of S1). Every random choice comes from one
-//! seed.
+//! Each tree is trained on a random subsample of at most [`TREE_ROWS`] rows
+//! of S1 (the logistic members use all of S1). Every random choice comes
+//! from one seed, and the learners themselves are deterministic, so a pool
+//! is a function of its data and seed: the same predictions on every run.
+//! (smartcore's CART counts classes in vectors and breaks ties by the first
+//! class and the first feature; an earlier pool used `linfa-trees`, whose
+//! class counts live in a randomly seeded `HashMap`, so modal ties and Gini
+//! sums changed from one process to the next.)
 
 use super::{fit_eta, Prepared, Regularization};
 use crate::error::{Error, Result};
-use linfa::traits::{Fit, Predict};
 use ndarray::{Array1, Array2, Axis};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -127,24 +131,65 @@ pub fn argmax(values: impl Iterator<Item = f64>) -> usize {
     best.0
 }
 
+/// A CART tree (Gini) of at most `depth` levels that splits nodes of at
+/// least `min_split` rows, trained on `x`, `y` with row `r` counted
+/// `copies[r]` times (all once when `None`), predicting the rows of `test`.
 fn tree(
-    x: Array2<f64>,
-    y: Array1<usize>,
-    weights: Option<Array1<f32>>,
+    x: &Array2<f64>,
+    y: &Array1<usize>,
+    copies: Option<&[usize]>,
     depth: usize,
-    min_split: f32,
+    min_split: usize,
     test: &Array2<f64>,
 ) -> Result<Vec<usize>> {
-    let mut data = linfa::Dataset::new(x, y);
-    if let Some(w) = weights {
-        data = data.with_weights(w);
+    use smartcore::linalg::basic::matrix::DenseMatrix;
+    use smartcore::tree::decision_tree_classifier::{
+        DecisionTreeClassifier, DecisionTreeClassifierParameters,
+    };
+    let fail = |e: smartcore::error::Failed| Error::invalid("pool", format!("decision tree: {e}"));
+    let times = |r: usize| copies.map_or(1, |c| c[r]);
+    // Row-major values of the training rows, each repeated `times(r)` times.
+    let mut values = Vec::new();
+    let mut labels: Vec<u32> = Vec::new();
+    for (r, row) in x.rows().into_iter().enumerate() {
+        for _ in 0..times(r) {
+            values.extend(row.iter().copied());
+            labels.push(
+                u32::try_from(y[r]).map_err(|_| Error::invalid("pool", "class index too large"))?,
+            );
+        }
     }
-    let model = linfa_trees::DecisionTree::params()
-        .max_depth(Some(depth))
-        .min_weight_split(min_split)
-        .fit(&data)
-        .map_err(|e| Error::invalid("pool", format!("decision tree: {e}")))?;
-    Ok(model.predict(test).to_vec())
+    // CART needs two classes; a one-class sample predicts its class.
+    match labels.first() {
+        None => return Err(Error::invalid("pool", "a tree has no training rows")),
+        Some(&c) if labels.iter().all(|&l| l == c) => return Ok(vec![c as usize; test.nrows()]),
+        Some(_) => {}
+    }
+    let x = DenseMatrix::new(labels.len(), x.ncols(), values, false).map_err(fail)?;
+    let params = DecisionTreeClassifierParameters::default()
+        .with_max_depth(u16::try_from(depth).unwrap_or(u16::MAX))
+        .with_min_samples_split(min_split);
+    // Every feature is tried at every node, so the learner's seed is never
+    // drawn from; fixing it keeps the fit independent of the process.
+    let params = DecisionTreeClassifierParameters {
+        seed: Some(0),
+        ..params
+    };
+    let model: DecisionTreeClassifier<f64, u32, DenseMatrix<f64>, Vec<u32>> =
+        DecisionTreeClassifier::fit(&x, &labels, params).map_err(fail)?;
+    let test = DenseMatrix::new(
+        test.nrows(),
+        test.ncols(),
+        test.iter().copied().collect(),
+        false,
+    )
+    .map_err(fail)?;
+    Ok(model
+        .predict(&test)
+        .map_err(fail)?
+        .into_iter()
+        .map(|c| c as usize)
+        .collect())
 }
 
 /// A random subset of `0..n`: each row with probability `share`, at most
@@ -178,12 +223,12 @@ fn trees(
     (0..count)
         .map(|i| {
             let depth = 1 + i % 8;
-            let split = [2.0, 20.0, 200.0][(i / 8) % 3];
+            let split = [2, 20, 200][(i / 8) % 3];
             let rows = subsample(n, 1.0, TREE_ROWS, rng);
             let (x, y) = subset(train, &rows, &cols);
             Ok(Classifier {
                 name: format!("tree-d{depth}-s{split}-{i}"),
-                predictions: tree(x, y, None, depth, split, &test.features)?,
+                predictions: tree(&x, &y, None, depth, split, &test.features)?,
             })
         })
         .collect()
@@ -200,15 +245,15 @@ fn weighted_trees(
     (0..count)
         .map(|i| {
             let depth = 2 + i % 6;
-            let w: Vec<f32> = (0..train.classes)
-                .map(|_| f32::from(rng.random_range(1u8..=4)))
+            let w: Vec<usize> = (0..train.classes)
+                .map(|_| rng.random_range(1..=4))
                 .collect();
             let rows = subsample(n, 1.0, TREE_ROWS, rng);
             let (x, y) = subset(train, &rows, &cols);
-            let weights = y.iter().map(|&c| w[c]).collect();
+            let copies: Vec<usize> = y.iter().map(|&c| w[c]).collect();
             Ok(Classifier {
                 name: format!("weighted-tree-d{depth}-{i}"),
-                predictions: tree(x, y, Some(weights), depth, 2.0, &test.features)?,
+                predictions: tree(&x, &y, Some(&copies), depth, 2, &test.features)?,
             })
         })
         .collect()
@@ -233,11 +278,11 @@ fn subspace_trees(
             Ok(Classifier {
                 name: format!("subspace-tree-d{depth}-{i}"),
                 predictions: tree(
-                    x,
-                    y,
+                    &x,
+                    &y,
                     None,
                     depth,
-                    2.0,
+                    2,
                     &test.features.select(Axis(1), &cols),
                 )?,
             })

@@ -565,3 +565,37 @@ fn sphere_certificate_at_256_bits() {
         found.certificate
     );
 }
+
+// ---- pools of real classifiers ----
+
+/// A pool is a function of its data and seed: built twice in one process
+/// (where a randomly seeded hash map would differ between the two builds),
+/// every classifier predicts the same classes. Wine's features are rounded
+/// measurements with many ties, where CART's modal votes and equal Gini
+/// gains are decided by its tie rule.
+#[test]
+fn pools_are_reproducible() {
+    use metric_elicitation::fit::pool;
+    let cols = Columns {
+        label: "label".into(),
+        group: Some("group".into()),
+        bins: Some(vec![3.0, 4.0]),
+        ..Columns::default()
+    };
+    let all = data("wine_quality_multiclass.csv.gz")
+        .prepare(&cols)
+        .unwrap();
+    let even: Vec<usize> = (0..3000).step_by(2).collect();
+    let odd: Vec<usize> = (1..3000).step_by(2).collect();
+    let (train, test) = (all.subset(&even), all.subset(&odd));
+    let first = pool::build(&train, &test, 16, 11).unwrap();
+    let second = pool::build(&train, &test, 16, 11).unwrap();
+    assert_eq!(first.len(), 16);
+    assert_eq!(first, second);
+    // Not a degenerate pool: the members disagree with one another.
+    let distinct: std::collections::BTreeSet<&Vec<usize>> =
+        first.iter().map(|c| &c.predictions).collect();
+    assert!(distinct.len() >= 8, "{} distinct members", distinct.len());
+    // Another seed gives another pool.
+    assert_ne!(first, pool::build(&train, &test, 16, 12).unwrap());
+}
