@@ -998,3 +998,115 @@ pub fn ranking_row(
     );
     row
 }
+
+/// How much the fairness term of a 000 Def. 4 truth moves the ranking of a
+/// pool beside its linear term: over the pool's classifiers, the standard
+/// deviation of λ·F against that of (1 − λ)·L, where the cost is
+/// (1 − λ)L + λF (L the linear part, F the violation part). `None` for
+/// another family or a pool where L does not vary.
+///
+/// # Errors
+/// Propagates metric evaluation failures.
+pub fn fairness_share(truth: &Metric, pool: &PoolStatistics) -> Result<Option<f64>> {
+    let Metric::FairQuadratic { a, b, lambda } = truth else {
+        return Ok(None);
+    };
+    let part = |l: f64| Metric::FairQuadratic {
+        a: a.clone(),
+        b: b.clone(),
+        lambda: l,
+    };
+    let spread = |m: &Metric| -> Result<f64> {
+        let v = pool
+            .classifiers
+            .iter()
+            .map(|c| m.value(c, pool))
+            .collect::<Result<Vec<f64>>>()?;
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        Ok((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len() as f64).sqrt())
+    };
+    let (linear, violation) = (spread(&part(0.0))?, spread(&part(1.0))?);
+    Ok((linear > 0.0).then(|| lambda * violation / ((1.0 - lambda) * linear)))
+}
+
+/// The fairness-share diagnostic row of 000 Table 3 for one data set: per
+/// truth its [`fairness_share`] and the Kendall τ-b of the ranking by its
+/// linear part alone (`linear_tau`, in the truths' order). `elicited`
+/// holds the share's median and 90th percentile, the τ-b between share and
+/// linear-only τ over the truths, and the median linear-only τ of the truths
+/// with a share below and above the median share, then the median share
+/// of the truths whose linear-only τ is at most `paper_tau` (the paper's
+/// median for that row, when given) and their count.
+///
+/// # Errors
+/// Propagates metric evaluation failures.
+pub fn fairness_share_row(
+    table: &str,
+    data: &RankingData,
+    truths: &[Metric],
+    linear_tau: &[f64],
+    paper_tau: Option<f64>,
+) -> Result<Row> {
+    let mut row = Row::new(
+        table,
+        format!("{}, fairness share of the truths (diagnostic)", data.name),
+        "f64".into(),
+        "-",
+    );
+    row.error = f64::NAN;
+    if linear_tau.len() != truths.len() {
+        // A truth whose linear ranking has no τ-b (all tied) would shift
+        // the pairing: report nothing rather than a misaligned figure.
+        row.note = format!(
+            "not computed: {} linear-only tau values for {} truths",
+            linear_tau.len(),
+            truths.len()
+        );
+        return Ok(row);
+    }
+    let shares = truths
+        .iter()
+        .map(|t| fairness_share(t, &data.pool))
+        .collect::<Result<Vec<_>>>()?;
+    let pairs: Vec<(f64, f64)> = shares
+        .iter()
+        .zip(linear_tau)
+        .filter_map(|(s, t)| s.map(|s| (s, *t)))
+        .collect();
+    let s: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+    let t: Vec<f64> = pairs.iter().map(|p| p.1).collect();
+    let mid = median(&s);
+    let below: Vec<f64> = pairs.iter().filter(|p| p.0 <= mid).map(|p| p.1).collect();
+    let above: Vec<f64> = pairs.iter().filter(|p| p.0 > mid).map(|p| p.1).collect();
+    let association = crate::rank::kendall_tau_b(&s, &t).unwrap_or(f64::NAN);
+    let low: Vec<f64> = paper_tau.map_or_else(Vec::new, |p| {
+        pairs.iter().filter(|x| x.1 <= p).map(|x| x.0).collect()
+    });
+    row.trials = Some(pairs.len());
+    row.elicited = vec![
+        mid,
+        quantile(&s, 0.9),
+        association,
+        median(&below),
+        median(&above),
+        median(&low),
+        low.len() as f64,
+    ];
+    let paper = match paper_tau {
+        Some(p) if !low.is_empty() => format!(
+            "; the {} truths whose linear-only tau is at most the paper's median {p:.3} have a median share of {:.3}",
+            low.len(),
+            median(&low)
+        ),
+        Some(p) => format!("; no truth's linear-only tau is as low as the paper's median {p:.3}"),
+        None => String::new(),
+    };
+    row.note = format!(
+        "per truth, share = sd over the pool of lambda*F / sd of (1 - lambda)*L (cost = (1 - lambda)L + lambda F): median {mid:.3}, 90th percentile {:.3}; Kendall tau-b between the share and the tau of 'Linear with no fairness' over the {} truths: {association:.3}; that row's median tau is {:.3} for the truths with a share at most the median and {:.3} above it",
+        quantile(&s, 0.9),
+        pairs.len(),
+        median(&below),
+        median(&above)
+    ) + &paper;
+    Ok(row)
+}

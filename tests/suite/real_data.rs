@@ -599,3 +599,42 @@ fn pools_are_reproducible() {
     // Another seed gives another pool.
     assert_ne!(first, pool::build(&train, &test, 16, 12).unwrap());
 }
+
+/// The fairness share (000 Table 3's diagnostic) is zero when no classifier
+/// treats the groups differently and grows linearly with B.
+#[test]
+fn fairness_share_measures_the_violation_term() {
+    use metric_elicitation::reproduce::ranking::fairness_share;
+    let labels = [0, 1, 0, 1, 0, 1, 0, 1];
+    let groups = [0, 0, 0, 0, 1, 1, 1, 1];
+    // Two fixed classifiers and a third, `last`.
+    let pool = |name: &str, last: Vec<usize>| {
+        PoolStatistics::from_predictions(
+            &[
+                ("all-0".into(), vec![0; 8]),
+                ("perfect".into(), labels.to_vec()),
+                (name.into(), last),
+            ],
+            &labels,
+            Some(&groups),
+        )
+        .unwrap()
+    };
+    // Each classifier makes the same predictions in both groups.
+    let fair = pool("half", vec![0, 1, 1, 1, 0, 1, 1, 1]);
+    let truth = |scale: f64| Metric::FairQuadratic {
+        a: vec![0.6, 0.8],
+        b: vec![vec![vec![scale, 0.0], vec![0.0, scale]]],
+        lambda: 0.5,
+    };
+    assert_eq!(fairness_share(&truth(1.0), &fair).unwrap(), Some(0.0));
+    // One classifier errs on class 1 in group 1 only.
+    let unfair = pool("group-1-errs", vec![0, 1, 0, 1, 0, 0, 0, 0]);
+    let one = fairness_share(&truth(1.0), &unfair).unwrap().unwrap();
+    let two = fairness_share(&truth(2.0), &unfair).unwrap().unwrap();
+    assert!(one > 0.0);
+    assert!((two / one - 2.0).abs() < 1e-12, "{one} {two}");
+    // Not a fair quadratic metric: no share.
+    let linear = Metric::Diagonal { a: vec![0.6, 0.8] };
+    assert_eq!(fairness_share(&linear, &unfair).unwrap(), None);
+}
