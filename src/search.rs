@@ -324,43 +324,41 @@ struct Asked<T> {
 }
 
 impl<T: Scalar> Asked<T> {
-    /// Asks Ω(x, y), counts it, and narrows the consistent set: with
-    /// u < v the two probes, "u preferred" puts every maximizer at or below
-    /// v, "v preferred" at or above u. Returns the papers' binary reading
-    /// (x strictly preferred).
-    fn ask<F>(&mut self, f: &mut F, x: &T, y: &T) -> Result<bool>
+    /// Asks Ω(upper, lower) about two probes the caller has ordered,
+    /// `lower` < `upper` (the searches check the order before asking, see
+    /// [`rounding_scale`]), counts it, and narrows the consistent set:
+    /// "upper preferred" puts every maximizer at or above `lower`, "lower
+    /// preferred" at or below `upper`, a tie bounds nothing. One comparison
+    /// of the bounds per answer, as the order of the probes is known.
+    fn answer<F>(&mut self, f: &mut F, upper: &T, lower: &T) -> Result<Preference>
     where
         F: FnMut(&T, &T) -> Result<Preference>,
     {
-        Ok(self.answer(f, x, y)? == Preference::First)
-    }
-
-    /// [`Asked::ask`], returning the three-valued answer.
-    fn answer<F>(&mut self, f: &mut F, x: &T, y: &T) -> Result<Preference>
-    where
-        F: FnMut(&T, &T) -> Result<Preference>,
-    {
-        let answer = f(x, y)?;
+        let answer = f(upper, lower)?;
         self.queries += 1;
-        let (lower_preferred, (u, v)) = match answer {
-            Preference::Indifferent => {
-                self.ties += 1;
-                return Ok(answer);
+        match answer {
+            Preference::First => {
+                if *lower > self.above {
+                    self.above.clone_from(lower);
+                }
             }
-            // Equal probes (the interval has reached the working
-            // precision) bound nothing, whatever the answer.
-            _ if x == y => return Ok(answer),
-            Preference::First => (x < y, if x < y { (x, y) } else { (y, x) }),
-            Preference::Second => (y < x, if x < y { (x, y) } else { (y, x) }),
-        };
-        if lower_preferred {
-            if *v < self.below {
-                self.below.clone_from(v);
+            Preference::Second => {
+                if *upper < self.below {
+                    self.below.clone_from(upper);
+                }
             }
-        } else if *u > self.above {
-            self.above.clone_from(u);
+            Preference::Indifferent => self.ties += 1,
         }
         Ok(answer)
+    }
+
+    /// [`Asked::answer`] in the papers' binary reading: is `upper` strictly
+    /// preferred?
+    fn ask<F>(&mut self, f: &mut F, upper: &T, lower: &T) -> Result<bool>
+    where
+        F: FnMut(&T, &T) -> Result<Preference>,
+    {
+        Ok(self.answer(f, upper, lower)? == Preference::First)
     }
 }
 
