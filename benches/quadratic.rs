@@ -17,10 +17,10 @@ use metric_elicitation::elicit::lpme::LpmeSettings;
 use metric_elicitation::elicit::qpme::{
     observe, qpme, reconstruct, Design, Estimator, ExactProbe, QpmeSettings,
 };
-use metric_elicitation::geometry::groups::{GroupRates, Rates};
+use metric_elicitation::geometry::groups::Rates;
 use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::metric::quadratic::GradientField;
-use metric_elicitation::oracle::Simulated;
+use metric_elicitation::oracle::{Memo, Simulated};
 use metric_elicitation::reproduce::quadratic::{
     random_fair, random_groups, random_quadratic, Shape,
 };
@@ -45,7 +45,7 @@ fn qpme_bench(c: &mut Criterion) {
         c.bench_function(&format!("qpme/q20-{}", estimator.name()), |b| {
             b.iter(|| {
                 let m = metric.clone();
-                let mut oracle = Simulated::new(move |r: &DVector<f64>| m.value(r));
+                let mut oracle = Simulated::new(Memo::new(move |r: &DVector<f64>| m.value(r)));
                 // The closed form may refuse a small divisor; the searches
                 // (the cost) run either way.
                 black_box(
@@ -88,8 +88,7 @@ fn fair_bench(c: &mut Criterion) {
     };
     c.bench_function("fair/m3-k3", |b| {
         b.iter(|| {
-            let (t, g) = (metric.clone(), groups.clone());
-            let mut oracle = Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g));
+            let mut oracle = Simulated::new(Memo::new(metric.bind(&groups).unwrap()));
             black_box(fair_qpme(&groups, &mut oracle, &settings).unwrap().queries)
         })
     });

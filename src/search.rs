@@ -375,7 +375,9 @@ impl<T: Scalar> Asked<T> {
 /// most three queries, in the paper's order (000 App. A, footnote 1).
 ///
 /// The quarter points are c = a + w, d = a + 2w, e = a + 3w with
-/// w = (b − a)/4, computed in place.
+/// w = (b − a)/4, computed in place; from the second halving on, d is the
+/// point of the previous halving at the new interval's middle, carried
+/// exactly.
 fn halving<T, F>(s: &mut State<T>, eps: &T, adaptive: bool, f: &mut F) -> Result<Stop>
 where
     T: Scalar,
@@ -383,6 +385,11 @@ where
 {
     let (mut w, mut c, mut d, mut e) = (T::zero(), T::zero(), T::zero(), T::zero());
     let fine = rounding_scale(&s.a, &s.b);
+    // After the first halving the new midpoint is a point of the last one
+    // (c, d or e), carried exactly rather than recomputed as a + 2w, which
+    // can differ from it in the last bit: a point asked again is then the
+    // same point, which the sphere slices and a memoized metric recognize.
+    let mut carried = false;
     loop {
         w.set_difference(&s.b, &s.a);
         if w <= *eps {
@@ -391,7 +398,9 @@ where
         let near_resolution = w <= fine;
         w.mul_pow2_assign(-2);
         c.set_sum(&s.a, &w);
-        d.set_sum(&c, &w);
+        if !carried {
+            d.set_sum(&c, &w);
+        }
         e.set_sum(&d, &w);
         if near_resolution && !(s.a < c && c < d && d < e && e < s.b) {
             return Ok(Stop::Resolution);
@@ -418,14 +427,22 @@ where
                 .rposition(|yes| *yes)
                 .map_or(0, |i| i + 1)
         };
+        // The new interval and its midpoint (left in d).
         match Shrink::from_last_yes(last_yes) {
-            Shrink::Left => std::mem::swap(&mut s.b, &mut d),
+            Shrink::Left => {
+                std::mem::swap(&mut s.b, &mut d);
+                std::mem::swap(&mut d, &mut c);
+            }
             Shrink::Middle => {
                 std::mem::swap(&mut s.a, &mut c);
                 std::mem::swap(&mut s.b, &mut e);
             }
-            Shrink::Right => std::mem::swap(&mut s.a, &mut d),
+            Shrink::Right => {
+                std::mem::swap(&mut s.a, &mut d);
+                std::mem::swap(&mut d, &mut e);
+            }
         }
+        carried = true;
         s.steps += 1;
     }
 }
@@ -477,7 +494,8 @@ pub fn halving_reach<T: Scalar>(
     eps_omega: &T,
     mut value: impl FnMut(&T) -> Result<T>,
 ) -> Result<(T, T)> {
-    let mut frontier = vec![(T::int(0), T::int(1))];
+    // Each interval with the midpoint its halving carried (none at first).
+    let mut frontier: Vec<(T, T, Option<T>)> = vec![(T::int(0), T::int(1), None)];
     let (mut lowest, mut highest): (Option<T>, Option<T>) = (None, None);
     // Which answers to "is y strictly preferred to x?" an oracle may give.
     let mut answers = |x: &T, y: &T| -> Result<(bool, bool)> {
@@ -487,8 +505,8 @@ pub fn halving_reach<T: Scalar>(
         Ok((truthful || free, !truthful || free))
     };
     while !frontier.is_empty() {
-        let mut next: Vec<(T, T)> = Vec::new();
-        for (a, b) in frontier {
+        let mut next: Vec<(T, T, Option<T>)> = Vec::new();
+        for (a, b, mid) in frontier {
             let mut w = b.clone() - a.clone();
             if w <= *eps {
                 let m = (a + b) / T::int(2);
@@ -498,7 +516,7 @@ pub fn halving_reach<T: Scalar>(
             }
             w.mul_pow2_assign(-2);
             let c = a.clone() + w.clone();
-            let d = c.clone() + w.clone();
+            let d = mid.unwrap_or_else(|| c.clone() + w.clone());
             let e = d.clone() + w;
             // A2 = Ω(d, c), A3 = Ω(e, d), A4 = Ω(b, e); A1 never matters.
             let (yes2, no2) = answers(&c, &d)?;
@@ -519,15 +537,15 @@ pub fn halving_reach<T: Scalar>(
             }
             for l in last_yes {
                 next.push(match Shrink::from_last_yes(l) {
-                    Shrink::Left => (a.clone(), d.clone()),
-                    Shrink::Middle => (c.clone(), e.clone()),
-                    Shrink::Right => (d.clone(), b.clone()),
+                    Shrink::Left => (a.clone(), d.clone(), Some(c.clone())),
+                    Shrink::Middle => (c.clone(), e.clone(), Some(d.clone())),
+                    Shrink::Right => (d.clone(), b.clone(), Some(e.clone())),
                 });
             }
         }
         next.sort_by(|x, y| {
-            (x.0.clone(), x.1.clone())
-                .partial_cmp(&(y.0.clone(), y.1.clone()))
+            (x.0.clone(), x.1.clone(), x.2.clone())
+                .partial_cmp(&(y.0.clone(), y.1.clone(), y.2.clone()))
                 .unwrap_or(std::cmp::Ordering::Equal)
         });
         next.dedup();

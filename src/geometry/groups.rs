@@ -169,6 +169,20 @@ impl<T: Scalar> PartialEq for GroupRates<T> {
     }
 }
 
+impl<T: Scalar> crate::oracle::Recall for GroupRates<T> {
+    fn difference(&self, other: &Self, hint: usize) -> Option<usize> {
+        if self.q != other.q {
+            return Some(0);
+        }
+        crate::oracle::Recall::difference(&self.data, &other.data, hint)
+    }
+
+    fn copy_from(&mut self, other: &Self) {
+        self.q = other.q;
+        crate::oracle::Recall::copy_from(&mut self.data, &other.data);
+    }
+}
+
 impl<T: Scalar> GroupRates<T> {
     /// The point with group g's rates `rates[g]`.
     ///

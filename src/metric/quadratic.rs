@@ -760,6 +760,66 @@ impl<T: Scalar> FairQuadraticMetric<T> {
         (one - self.lambda.clone()) * linear + self.lambda.clone() * quad / T::int(2)
     }
 
+    /// The metric bound to `groups`, evaluated without allocating (the
+    /// simulated oracle's metric of the fair procedures): the same cost as
+    /// [`FairQuadraticMetric::cost`], its terms precomputed.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the shapes differ.
+    ///
+    /// # Examples
+    /// ```
+    /// use metric_elicitation::metric::quadratic::FairQuadraticMetric;
+    /// use metric_elicitation::geometry::groups::{GroupRates, Groups, Rates};
+    /// use metric_elicitation::oracle::Metric;
+    /// use nalgebra::{dmatrix, dvector};
+    /// let m = FairQuadraticMetric::new(
+    ///     dvector![0.6, 0.8], vec![dmatrix![2.0, 0.0; 0.0, 0.0]], 0.3, Rates::Diagonal).unwrap();
+    /// let groups = Groups::with_rates(2, vec![vec![0.5, 0.5], vec![0.5, 0.5]], None, Rates::Diagonal).unwrap();
+    /// let r = GroupRates::new(&[dvector![0.7, 0.4], dvector![0.6, 0.5]]).unwrap();
+    /// let bound = m.bind(&groups).unwrap();
+    /// assert!((bound.value(&r) + m.cost(&r, &groups)).abs() < 1e-15);
+    /// ```
+    pub fn bind(&self, groups: &Groups<T>) -> Result<BoundFairQuadratic<T>> {
+        let q = self.dim();
+        if groups.dim() != q || groups.groups() != self.groups {
+            return Err(Error::invalid(
+                "oracle.metric",
+                format!(
+                    "a metric of {} groups and q = {q} for a population of {} groups and q = {}",
+                    self.groups,
+                    groups.groups(),
+                    groups.dim()
+                ),
+            ));
+        }
+        let keep = T::int(1) - self.lambda.clone();
+        // Diagonal rates: (1 − λ)⟨a, 1 − r⟩ = (1 − λ)Σa − Σ_g⟨(1 − λ)a ⊙ τ^g, r^g⟩.
+        let (sign, constant) = match self.rates {
+            Rates::Diagonal => (T::int(-1), keep.clone() * self.a.sum()),
+            Rates::General => (T::int(1), T::int(0)),
+        };
+        let w = (0..self.groups)
+            .flat_map(|g| {
+                groups
+                    .tau(g)
+                    .iter()
+                    .zip(self.a.iter())
+                    .map(|(t, a)| t.clone() * a.clone() * keep.clone() * sign.clone())
+                    .collect::<Vec<T>>()
+            })
+            .collect();
+        let half = self.lambda.clone() / T::int(2);
+        let b = self.b.iter().map(|b| b.map(|x| x * half.clone())).collect();
+        Ok(BoundFairQuadratic {
+            q,
+            constant,
+            w,
+            b,
+            pairs: pairs(self.groups),
+        })
+    }
+
     /// The sign of the linear term's gradient in a group's rates: +1 for
     /// diagonal rates (the utility −cost grows with r), −1 for general.
     pub fn orientation(&self) -> T {
@@ -794,5 +854,67 @@ impl<T: Scalar> FairQuadraticMetric<T> {
             be,
             (self.lambda.clone() - lambda.clone()).abs(),
         )
+    }
+}
+
+/// A [`FairQuadraticMetric`] bound to its groups (see
+/// [`FairQuadraticMetric::bind`]): cost = c + Σ_g ⟨w^g, r^g⟩ +
+/// Σ_{u<v} (r^u − r^v)ᵀ(λ/2)B^{uv}(r^u − r^v), evaluated without allocating
+/// (also at MPFR precision). As an oracle's metric
+/// ([`crate::oracle::Metric`]) its value is the utility −cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoundFairQuadratic<T: Scalar> {
+    q: usize,
+    constant: T,
+    /// The linear weights, group after group.
+    w: Vec<T>,
+    /// (λ/2)·B^{uv}, pair after pair.
+    b: Vec<DMatrix<T>>,
+    pairs: Vec<(usize, usize)>,
+}
+
+impl<T: Scalar> BoundFairQuadratic<T> {
+    /// The cost at `rates`; NaN when `rates` does not have the groups'
+    /// shape (a simulated oracle turns that into a typed error).
+    pub fn cost(&self, rates: &GroupRates<T>) -> T {
+        let r = rates.as_vector().as_slice();
+        if r.len() != self.w.len() {
+            let zero = T::int(0);
+            return zero.clone() / zero;
+        }
+        let q = self.q;
+        let (mut total, mut t, mut di, mut row) =
+            (self.constant.clone(), T::int(0), T::int(0), T::int(0));
+        for (w, x) in self.w.iter().zip(r) {
+            t.clone_from(w);
+            t *= x;
+            total += &t;
+        }
+        for (b, &(u, v)) in self.b.iter().zip(&self.pairs) {
+            let (ru, rv) = (&r[u * q..][..q], &r[v * q..][..q]);
+            let b = b.as_slice();
+            // Σ_i d_i Σ_j B_ji d_j over the columns of the symmetric B.
+            for i in 0..q {
+                row.set_zero();
+                let col = &b[i * q..][..q];
+                for j in 0..q {
+                    t.set_difference(&ru[j], &rv[j]);
+                    t *= &col[j];
+                    row += &t;
+                }
+                di.set_difference(&ru[i], &rv[i]);
+                row *= &di;
+                total += &row;
+            }
+        }
+        total
+    }
+}
+
+impl<T: Scalar> crate::oracle::Metric<GroupRates<T>> for BoundFairQuadratic<T> {
+    type Value = T;
+    /// The utility −cost (the crate convention: the oracle prefers it larger).
+    fn value(&self, rates: &GroupRates<T>) -> T {
+        -self.cost(rates)
     }
 }

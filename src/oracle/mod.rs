@@ -5,16 +5,20 @@
 //! * [`Simulated`] — an exact oracle from a known metric.
 //! * [`Noisy`] — the ε_Ω-noise model of 003 Def. 7: every answer is correct
 //!   when |φ(x) − φ(y)| ≥ ε_Ω; inside that band an [`Adversary`] answers.
+//! * [`Memo`] — a metric that remembers its last few values, so that a
+//!   costly simulated metric is evaluated once per distinct point.
 //! * [`Counted`] — the wrapper every procedure runs its oracle behind:
 //!   counts queries, enforces a budget, records a [`Transcript`].
 //! * [`Replay`] — answers from a recorded transcript, refusing any query that
 //!   differs from the recorded one.
 
 mod counting;
+mod memo;
 mod noise;
 mod transcript;
 
 pub use counting::Counted;
+pub use memo::{Memo, Recall, MEMO_SLOTS};
 pub use noise::{Adversary, AlwaysWrong, Noisy, PushAway, Scripted, SeededRandom};
 pub use transcript::{QueryPoint, Record, Replay, ReplayThen, Transcript};
 

@@ -230,11 +230,10 @@ use crate::elicit::lpme::LpmeSettings;
 use crate::elicit::qpme::{check_metric, qpme, Design, Estimator, ExactProbe, QpmeSettings};
 use crate::elicit::quadratic_procedures::nearest_optimum;
 use crate::error::Error;
-use crate::geometry::groups::GroupRates;
 use crate::geometry::sphere::Sphere;
 use crate::metric::quadratic::GradientField;
 use crate::oracle::{
-    Adversary, AlwaysWrong, Counted, Noisy, PushAway, Scripted, SeededRandom, Simulated,
+    Adversary, AlwaysWrong, Counted, Memo, Noisy, PushAway, Scripted, SeededRandom, Simulated,
 };
 use crate::search::{golden_max_queries, halvings, Strategy};
 use rand::SeedableRng;
@@ -278,7 +277,7 @@ fn one_qpme<T: Scalar>(
     settings: &QpmeSettings<T>,
 ) -> Result<(usize, Option<(f64, f64)>)> {
     let m = metric.clone();
-    let mut oracle = Counted::new(Simulated::new(move |r: &DVector<T>| m.value(r)));
+    let mut oracle = Counted::new(Simulated::new(Memo::new(move |r: &DVector<T>| m.value(r))));
     match qpme(sphere, &mut oracle, settings) {
         Ok(est) => {
             let (ea, eb) = metric.errors(&est.a, &est.b);
@@ -382,8 +381,7 @@ fn one_fair<T: Scalar>(
     settings
         .iter()
         .map(|s| {
-            let (t, g) = (metric.clone(), groups.clone());
-            let mut oracle = Counted::new(Simulated::new(move |r: &GroupRates<T>| -t.cost(r, &g)));
+            let mut oracle = Counted::new(Simulated::new(Memo::new(metric.bind(&groups)?)));
             match fair_qpme(&groups, &mut oracle, s) {
                 Ok(est) => {
                     let (ea, eb, el) = metric.errors(&est.a, &est.b, &est.lambda);
@@ -575,7 +573,7 @@ pub fn theorem1<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
         for _ in 0..trials {
             let (metric, _) = admissible(&mut rng, &design, Shape::Nsd)?;
             let m = metric.clone();
-            let value = move |r: &DVector<T>| m.value(r);
+            let value = Memo::new(move |r: &DVector<T>| m.value(r));
             let mut oracle = Counted::new(Noisy::new(
                 value,
                 eo.clone(),

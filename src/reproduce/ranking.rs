@@ -26,7 +26,7 @@ use crate::metric::fair::FairMetric;
 use crate::metric::quadratic::FairQuadraticMetric;
 use crate::metric::quadratic::{GradientField, QuadraticMetric};
 
-use crate::oracle::Simulated;
+use crate::oracle::{Memo, Simulated};
 use crate::rank::{compare, Metric, PoolStatistics, RateVector};
 use crate::search::Strategy;
 use nalgebra::{DMatrix, DVector};
@@ -806,8 +806,7 @@ pub fn fair_qpme_elicitor(
         return Ok(None);
     };
     let groups = data_groups(data, Rates::Diagonal)?;
-    let g = groups.clone();
-    let mut oracle = Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g));
+    let mut oracle = Simulated::new(Memo::new(t.bind(&groups)?));
     let Some(est) = refused_as_none(fair_qpme(
         &groups,
         &mut oracle,
@@ -920,8 +919,7 @@ pub fn fpme_on_quadratic_elicitor(
         return Ok(None);
     };
     let groups = data_groups(data, Rates::General)?;
-    let g = groups.clone();
-    let mut oracle = Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g));
+    let mut oracle = Simulated::new(Memo::new(t.bind(&groups)?));
     fpme_metric(&groups, &mut oracle, 1e-2)
 }
 

@@ -902,3 +902,67 @@ fn qpme_windows_save_queries_at_the_same_accuracy() {
     let err = with(-0.1).err().unwrap().to_string();
     assert!(err.contains("window"), "{err}");
 }
+
+/// The memo and the bound fair metric change how often and how the
+/// simulated metric is evaluated, never what the procedure asks or
+/// returns: the same queries, estimates equal to rounding, and (for the
+/// paper's halving) about a third of the evaluations.
+#[test]
+fn memo_and_bound_metric_keep_the_answers() {
+    use metric_elicitation::oracle::Memo;
+    use std::cell::Cell;
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let q = 6;
+    let metric = random_quadratic::<f64>(&mut rng, q, Shape::Indefinite).unwrap();
+    let sphere = Sphere::new(DVector::from_element(q, 1.0 / q as f64), 0.2).unwrap();
+    let settings = QpmeSettings {
+        lpme: LpmeSettings::paper(1e-2, Strategy::Paper, 2),
+        small_radius: 5e-3,
+        estimator: Estimator::Fit,
+        window: None,
+    };
+    let (plain_calls, memo_calls) = (Cell::new(0usize), Cell::new(0usize));
+    let mut plain = Counted::new(Simulated::new(|r: &DVector<f64>| {
+        plain_calls.set(plain_calls.get() + 1);
+        metric.value(r)
+    }));
+    let mut memo = Counted::new(Simulated::new(Memo::new(|r: &DVector<f64>| {
+        memo_calls.set(memo_calls.get() + 1);
+        metric.value(r)
+    })));
+    let a = qpme(&sphere, &mut plain, &settings).unwrap();
+    let b = qpme(&sphere, &mut memo, &settings).unwrap();
+    assert_eq!(a.queries, b.queries);
+    assert_eq!(a.a, b.a);
+    assert_eq!(a.b, b.b);
+    assert_eq!(plain_calls.get(), 2 * plain.posed());
+    assert!(
+        3 * memo_calls.get() < 2 * plain.posed(),
+        "{} evaluations for {} queries",
+        memo_calls.get(),
+        memo.posed()
+    );
+
+    for rates in [Rates::Diagonal, Rates::General] {
+        let groups = random_groups::<f64>(&mut rng, 3, 3, rates, None).unwrap();
+        let fair = random_fair::<f64>(&mut rng, groups.dim(), 3, rates).unwrap();
+        let bound = fair.bind(&groups).unwrap();
+        for _ in 0..50 {
+            let point: Vec<DVector<f64>> = (0..3)
+                .map(|_| {
+                    DVector::from_fn(groups.dim(), |_, _| {
+                        rand::Rng::random_range(&mut rng, 0.0..1.0)
+                    })
+                })
+                .collect();
+            let r = GroupRates::new(&point).unwrap();
+            let (x, y) = (bound.cost(&r), fair.cost(&r, &groups));
+            assert!(
+                (x - y).abs() <= 1e-14 * (1.0 + y.abs()),
+                "{rates:?}: {x} vs {y}"
+            );
+        }
+        let other = random_groups::<f64>(&mut rng, 3, 4, rates, None).unwrap();
+        assert!(fair.bind(&other).is_err());
+    }
+}

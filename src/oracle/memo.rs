@@ -1,0 +1,165 @@
+//! A metric that remembers its last few values, for costly simulated
+//! metrics.
+
+use super::Metric;
+use crate::scalar::Scalar;
+use nalgebra::DVector;
+use std::cell::RefCell;
+
+/// A query point a [`Memo`] can keep: compared and overwritten without
+/// allocating.
+pub trait Recall: Clone {
+    /// `None` when `self` and `other` are the same point (equal entries),
+    /// else the index of an entry where they differ, looking at entry
+    /// `hint` first (the index where the last two points differed: points
+    /// asked in turn along a sphere slice all differ at the slice's angle).
+    fn difference(&self, other: &Self, hint: usize) -> Option<usize>;
+    /// Makes `self` equal to `other`, reusing `self`'s storage when the
+    /// shapes agree.
+    fn copy_from(&mut self, other: &Self);
+}
+
+/// Entry `hint` first, then every entry.
+fn entries_difference<T: Scalar>(x: &[T], y: &[T], hint: usize) -> Option<usize> {
+    if x.len() != y.len() {
+        return Some(0);
+    }
+    if let (Some(a), Some(b)) = (x.get(hint), y.get(hint)) {
+        if a != b {
+            return Some(hint);
+        }
+    }
+    // A hit compares every entry: without an early exit the comparison
+    // runs branch-free (and vectorized for f64); only a miss looks for where.
+    if x.iter().zip(y).fold(true, |same, (a, b)| same & (a == b)) {
+        return None;
+    }
+    x.iter().zip(y).rposition(|(a, b)| a != b)
+}
+
+/// Overwrites `x` with `y` in place when the lengths agree.
+fn copy_entries<T: Scalar>(x: &mut DVector<T>, y: &DVector<T>) {
+    if x.len() == y.len() {
+        x.as_mut_slice().clone_from_slice(y.as_slice());
+    } else {
+        *x = y.clone();
+    }
+}
+
+impl<T: Scalar> Recall for DVector<T> {
+    fn difference(&self, other: &Self, hint: usize) -> Option<usize> {
+        entries_difference(self.as_slice(), other.as_slice(), hint)
+    }
+
+    fn copy_from(&mut self, other: &Self) {
+        copy_entries(self, other);
+    }
+}
+
+/// How many values a [`Memo`] keeps: the five points of one halving of the
+/// paper's ShrinkInterval and a few more.
+pub const MEMO_SLOTS: usize = 8;
+
+/// A metric that remembers the values at the last [`MEMO_SLOTS`] points it
+/// was evaluated at, and answers a point asked again from them.
+///
+/// The searches ask about each point more than once: the paper's
+/// ShrinkInterval (002 Alg. 1) compares the five points of a halving in
+/// four pairs, eight evaluations, and three of the five were points of the
+/// previous halving, so only two of the eight values are new; a golden
+/// section step compares one new point with a kept one. Behind a
+/// [`crate::oracle::Simulated`] oracle the memo cuts the evaluations of a
+/// costly metric (a quadratic form in q = 20 rates, a fair metric over m
+/// groups) by up to four times; the answers, the query counts and the
+/// transcripts are unchanged, since the metric is a function of the point.
+/// A hit costs a comparison of entries, so the memo is for metrics that
+/// cost more than that (not for a short dot product).
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::oracle::{Counted, Memo, Metric, Oracle, Simulated};
+/// use nalgebra::DVector;
+/// use std::cell::Cell;
+/// let calls = Cell::new(0);
+/// let phi = |x: &DVector<f64>| {
+///     calls.set(calls.get() + 1);
+///     x.sum()
+/// };
+/// let mut oracle = Counted::new(Simulated::new(Memo::new(phi)));
+/// let (x, y, z) = (DVector::from_element(3, 0.1), DVector::from_element(3, 0.2), DVector::from_element(3, 0.3));
+/// assert!(!oracle.compare(&x, &y).unwrap().prefers_first());
+/// assert!(!oracle.compare(&y, &z).unwrap().prefers_first());
+/// assert_eq!(oracle.queries(), 2);
+/// assert_eq!(calls.get(), 3); // φ(y) was evaluated once
+/// ```
+#[derive(Debug, Clone)]
+pub struct Memo<M: Metric<Q>, Q> {
+    metric: M,
+    kept: RefCell<Kept<Q, M::Value>>,
+}
+
+/// The kept points and values, each with the time of its last use (the
+/// least recently used is replaced: the ends of a search's interval can stay
+/// in use for many halvings).
+#[derive(Debug, Clone)]
+struct Kept<Q, V> {
+    slots: Vec<(Q, V, u64)>,
+    clock: u64,
+    /// Where the last two points compared differed.
+    hint: usize,
+}
+
+impl<Q: Recall, M: Metric<Q>> Memo<M, Q> {
+    /// `metric`, remembering its last [`MEMO_SLOTS`] values.
+    pub fn new(metric: M) -> Self {
+        Memo {
+            metric,
+            kept: RefCell::new(Kept {
+                slots: Vec::with_capacity(MEMO_SLOTS),
+                clock: 0,
+                hint: 0,
+            }),
+        }
+    }
+
+    /// The metric.
+    pub fn metric(&self) -> &M {
+        &self.metric
+    }
+}
+
+impl<Q: Recall, M: Metric<Q>> Metric<Q> for Memo<M, Q> {
+    type Value = M::Value;
+
+    fn value(&self, q: &Q) -> M::Value {
+        let mut kept = self.kept.borrow_mut();
+        kept.clock += 1;
+        let now = kept.clock;
+        let mut hint = kept.hint;
+        let hit = kept
+            .slots
+            .iter()
+            .position(|slot| match slot.0.difference(q, hint) {
+                Some(at) => {
+                    hint = at;
+                    false
+                }
+                None => true,
+            });
+        kept.hint = hint;
+        if let Some(i) = hit {
+            let slot = &mut kept.slots[i];
+            slot.2 = now;
+            return slot.1.clone();
+        }
+        let v = self.metric.value(q);
+        if kept.slots.len() < MEMO_SLOTS {
+            kept.slots.push((q.clone(), v.clone(), now));
+        } else if let Some(slot) = kept.slots.iter_mut().min_by_key(|slot| slot.2) {
+            slot.0.copy_from(q);
+            slot.1.clone_from(&v);
+            slot.2 = now;
+        }
+        v
+    }
+}
