@@ -799,16 +799,17 @@ impl<T: Scalar> FairQuadraticMetric<T> {
             Rates::Diagonal => (T::int(-1), keep.clone() * self.a.sum()),
             Rates::General => (T::int(1), T::int(0)),
         };
-        let w = (0..self.groups)
-            .flat_map(|g| {
+        let w = DVector::from_iterator(
+            q * self.groups,
+            (0..self.groups).flat_map(|g| {
                 groups
                     .tau(g)
                     .iter()
                     .zip(self.a.iter())
                     .map(|(t, a)| t.clone() * a.clone() * keep.clone() * sign.clone())
                     .collect::<Vec<T>>()
-            })
-            .collect();
+            }),
+        );
         let half = self.lambda.clone() / T::int(2);
         let b = self.b.iter().map(|b| b.map(|x| x * half.clone())).collect();
         Ok(BoundFairQuadratic {
@@ -867,7 +868,7 @@ pub struct BoundFairQuadratic<T: Scalar> {
     q: usize,
     constant: T,
     /// The linear weights, group after group.
-    w: Vec<T>,
+    w: DVector<T>,
     /// (λ/2)·B^{uv}, pair after pair.
     b: Vec<DMatrix<T>>,
     pairs: Vec<(usize, usize)>,
@@ -877,19 +878,15 @@ impl<T: Scalar> BoundFairQuadratic<T> {
     /// The cost at `rates`; NaN when `rates` does not have the groups'
     /// shape (a simulated oracle turns that into a typed error).
     pub fn cost(&self, rates: &GroupRates<T>) -> T {
-        let r = rates.as_vector().as_slice();
-        if r.len() != self.w.len() {
+        if rates.as_vector().len() != self.w.len() {
             let zero = T::int(0);
             return zero.clone() / zero;
         }
+        let r = rates.as_vector().as_slice();
         let q = self.q;
-        let (mut total, mut t, mut di, mut row) =
-            (self.constant.clone(), T::int(0), T::int(0), T::int(0));
-        for (w, x) in self.w.iter().zip(r) {
-            t.clone_from(w);
-            t *= x;
-            total += &t;
-        }
+        let mut total = crate::scalar::dot(&self.w, rates.as_vector());
+        total += &self.constant;
+        let (mut t, mut di, mut row) = (T::int(0), T::int(0), T::int(0));
         for (b, &(u, v)) in self.b.iter().zip(&self.pairs) {
             let (ru, rv) = (&r[u * q..][..q], &r[v * q..][..q]);
             let b = b.as_slice();
