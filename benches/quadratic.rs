@@ -85,6 +85,7 @@ fn fair_bench(c: &mut Criterion) {
         small_radius: 5e-3,
         estimator: Estimator::Fit,
         window: None,
+        origin_from_a: false,
     };
     c.bench_function("fair/m3-k3", |b| {
         b.iter(|| {

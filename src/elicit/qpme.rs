@@ -443,6 +443,26 @@ pub fn observe<T: Scalar, P: Probe<T> + ?Sized>(
     probe: &mut P,
     estimator: Estimator,
 ) -> Result<(Vec<Observation<T>>, Vec<Warning>)> {
+    observe_known(design, probe, estimator, None)
+}
+
+/// [`observe`], with the gradient's direction at o itself known (`at_o`,
+/// any nonzero length) instead of probed: the first observation is then
+/// that direction at the point o (`touching` = o, no queries), and the
+/// other q + 1 LPMEs run as in [`observe`]. Not in the paper: fair QPME
+/// knows it from its first LPME, since the violation terms vanish at o
+/// ([`crate::elicit::fair_qpme::FairSettings::origin_from_a`]). Only the
+/// fit uses touching points, so the closed form refuses it.
+///
+/// # Errors
+/// The probe's errors; [`Error::InvalidArgument`] for `at_o` with the
+/// closed form, of the wrong length, or without a direction.
+pub fn observe_known<T: Scalar, P: Probe<T> + ?Sized>(
+    design: &Design<T>,
+    probe: &mut P,
+    estimator: Estimator,
+    at_o: Option<&DVector<T>>,
+) -> Result<(Vec<Observation<T>>, Vec<Warning>)> {
     let q = design.dim();
     let mut out: Vec<Observation<T>> = Vec::with_capacity(q + 2);
     let mut warnings = Vec::new();
@@ -461,7 +481,32 @@ pub fn observe<T: Scalar, P: Probe<T> + ?Sized>(
         });
         Ok(())
     };
-    run(Centre::Origin, &mut out)?;
+    match at_o {
+        None => run(Centre::Origin, &mut out)?,
+        Some(g) => {
+            if estimator != Estimator::Fit {
+                return Err(Error::invalid(
+                    "at_o",
+                    "a known direction at o is an observation at o itself, which only the fit uses",
+                ));
+            }
+            let norm = g.norm();
+            if g.len() != q || !(norm > T::int(0) && norm.finite()) {
+                return Err(Error::invalid(
+                    "at_o",
+                    format!("needs a nonzero finite direction of {q} coordinates"),
+                ));
+            }
+            out.push(Observation {
+                centre: Centre::Origin,
+                at: design.origin().clone(),
+                unit: g / norm,
+                touching: design.origin().clone(),
+                queries: 0,
+                consistent: Vec::new(),
+            });
+        }
+    }
     for j in 0..q {
         run(Centre::Plus(j), &mut out)?;
     }

@@ -344,8 +344,15 @@ fn window<T: Scalar>(given: &Option<Num>, default: Option<T>) -> Result<Option<T
 
 /// About how many queries QPME's q + 2 LPMEs take: the first as
 /// [`lpme_queries`], and with a window the others search windows of width
-/// 2w without orthant queries (crossings not counted).
-fn qpme_queries<T: Scalar>(q: usize, lpme: &LpmeSettings<T>, window: &Option<T>) -> Option<usize> {
+/// 2w without orthant queries (crossings not counted). With `origin_known`
+/// (fair QPME's [`FairSettings::origin_from_a`]) the first is not asked
+/// and every other LPME is.
+fn qpme_queries<T: Scalar>(
+    q: usize,
+    lpme: &LpmeSettings<T>,
+    window: &Option<T>,
+    origin_known: bool,
+) -> Option<usize> {
     let first = lpme_queries(q, lpme)?;
     let other = match window {
         Some(w) => {
@@ -354,7 +361,7 @@ fn qpme_queries<T: Scalar>(q: usize, lpme: &LpmeSettings<T>, window: &Option<T>)
         }
         None => first,
     };
-    Some(first + (q + 1) * other)
+    Some(usize::from(!origin_known) * first + (q + 1) * other)
 }
 
 /// QPME (000 Alg. 1; general rates App. E) as a [`Procedure`]: q + 2
@@ -513,7 +520,7 @@ impl<T: Scalar> Procedure<T> for Qpme<T> {
 
     fn expected_queries(&self) -> Option<usize> {
         let q = self.design.dim();
-        qpme_queries(q, &self.settings.lpme, &self.settings.window)
+        qpme_queries(q, &self.settings.lpme, &self.settings.window, false)
     }
 }
 
@@ -707,6 +714,7 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
                 // the others turn far from it (windows of 0.2 rad cost 41 %
                 // more queries at m = 2, k = 2; 4 % fewer at m = k = 3).
                 window: window(&settings.window, None)?,
+                origin_from_a: settings.estimator.unwrap_or_default() == Estimator::Fit,
             },
         })
     }
@@ -813,7 +821,15 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
         let s = &self.settings;
         // |M| = C(m, 2) QPMEs after the LPME for a.
         let qpmes = m * (m - 1) / 2;
-        Some(lpme_queries(q, &s.lpme)? + qpmes * qpme_queries(q, &s.lpme, &s.window)?)
+        // With the direction at o from â, the LPME for â runs to ε/2.
+        let mut first = s.lpme.clone();
+        if s.origin_from_a {
+            first.eps /= T::int(2);
+        }
+        Some(
+            lpme_queries(q, &first)?
+                + qpmes * qpme_queries(q, &s.lpme, &s.window, s.origin_from_a)?,
+        )
     }
 }
 

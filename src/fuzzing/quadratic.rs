@@ -192,6 +192,7 @@ fn fair_case(case: &QuadraticCase) -> Result<(), String> {
         small_radius: s.small_radius,
         estimator: s.estimator,
         window: s.window,
+        origin_from_a: s.estimator == Estimator::Fit,
     };
     let (tm, gm) = (metric.clone(), groups.clone());
     let noisy = Noisy::new(

@@ -354,6 +354,7 @@ pub(crate) fn fair_paper<T: Scalar>() -> FairSettings<T> {
         small_radius: small(),
         estimator: Estimator::Paper,
         window: None,
+        origin_from_a: false,
     }
 }
 
@@ -367,6 +368,8 @@ fn fair_efficient<T: Scalar>() -> FairSettings<T> {
         // zero at o, so the other LPMEs turn far from the first one's
         // direction (windows cost 41 % more queries at m = k = 2).
         window: None,
+        // Each σ's QPME takes its direction at o from the first LPME.
+        origin_from_a: true,
     }
 }
 

@@ -111,7 +111,7 @@ macro_rules! exactness_suite {
                 /// largest observed error with a condition above 100 was
                 /// 229·ε_mach·condition (condition 1.8e4, error 9.2e-10).
                 #[test]
-                fn fair_qpme_is_exact(m in 2usize..=6, k in 2usize..=3, general in any::<bool>(), seed in any::<u64>()) {
+                fn fair_qpme_is_exact(m in 2usize..=6, k in 2usize..=3, general in any::<bool>(), from_a in any::<bool>(), seed in any::<u64>()) {
                     let rates = if general { Rates::General } else { Rates::Diagonal };
                     let mut rng = ChaCha8Rng::seed_from_u64(seed);
                     let groups = random_groups::<T>(&mut rng, k, m, rates, None).unwrap();
@@ -121,6 +121,7 @@ macro_rules! exactness_suite {
                         small_radius: T::ratio(1, 200),
                         estimator: Estimator::Fit,
                         window: None,
+                        origin_from_a: from_a,
                     };
                     match fair_qpme_with(&groups, &mut FairExactProbe::new(&metric, &groups), &settings) {
                         Ok(est) => {
@@ -237,11 +238,33 @@ fn paper_strategy_query_counts_are_exact() {
         small_radius: 5e-3,
         estimator: Estimator::Fit,
         window: None,
+        origin_from_a: false,
     };
     let est = fair_qpme(&groups, &mut oracle, &settings).unwrap();
     let l = 3 + 3 * 2 * 4 * 8;
     assert_eq!(est.queries, l + 3 * 5 * l);
     assert_eq!(oracle.posed(), est.queries);
+    // With each σ's direction at o taken from â: the LPME for â runs to
+    // ε/2 (one more halving per angle), then C(m, 2)(q + 1) LPMEs.
+    let (t, g) = (metric.clone(), groups.clone());
+    let mut oracle = Counted::new(Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g)));
+    let from_a = FairSettings {
+        origin_from_a: true,
+        ..settings
+    };
+    let known = fair_qpme(&groups, &mut oracle, &from_a).unwrap();
+    let first = 3 + 3 * 2 * 4 * 9;
+    assert_eq!(known.queries, first + 3 * 4 * l);
+    assert_eq!(oracle.posed(), known.queries);
+    for part in &known.parts {
+        assert_eq!(part.observations.len(), 3 + 2);
+        assert_eq!(part.observations[0].queries, 0);
+        assert_eq!(part.observations[0].touching, *groups.centre());
+    }
+    let (ea, eb, el) = metric.errors(&est.a, &est.b, &est.lambda);
+    let (ka, kb, kl) = metric.errors(&known.a, &known.b, &known.lambda);
+    assert!(ka <= ea, "a: {ka} against {ea}");
+    assert!(kb < 2.0 * eb + 1e-2 && kl < 2.0 * el + 1e-2, "B {kb}/{eb}, lambda {kl}/{el}");
 }
 
 #[test]
