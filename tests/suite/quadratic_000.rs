@@ -264,7 +264,10 @@ fn paper_strategy_query_counts_are_exact() {
     let (ea, eb, el) = metric.errors(&est.a, &est.b, &est.lambda);
     let (ka, kb, kl) = metric.errors(&known.a, &known.b, &known.lambda);
     assert!(ka <= ea, "a: {ka} against {ea}");
-    assert!(kb < 2.0 * eb + 1e-2 && kl < 2.0 * el + 1e-2, "B {kb}/{eb}, lambda {kl}/{el}");
+    assert!(
+        kb < 2.0 * eb + 1e-2 && kl < 2.0 * el + 1e-2,
+        "B {kb}/{eb}, lambda {kl}/{el}"
+    );
 }
 
 #[test]
