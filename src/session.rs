@@ -471,6 +471,15 @@ where
     check_epsilon(&eps)?;
     let coarse = (eps >= T::int(1)).then(|| eps.to_f64_lossy());
     let strategy = spec.strategy_or(P::default_strategy())?;
+    if strategy.needs_symmetry() && !P::SYMMETRIC_SEARCHES {
+        return Err(Error::invalid(
+            "search",
+            format!(
+                "bisection assumes a metric symmetric about its optimum along each search (a linear metric on a sphere: lpme, lpm); {} searches along boundaries, faces or a non-linear restriction, where it can miss the optimum: use golden",
+                spec.procedure
+            ),
+        ));
+    }
     let settings: P::Settings = spec.settings()?;
     let procedure = P::new(settings, Search { eps, strategy }, &spec.population)?;
     let truth = match &spec.oracle {

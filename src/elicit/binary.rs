@@ -910,6 +910,7 @@ pub mod procedures {
             Strategy::Paper => 4 * n,
             Strategy::Adaptive => (11 * n).div_ceil(4),
             Strategy::Golden => crate::search::golden_max_queries(length, &search.eps).ok()?,
+            Strategy::Bisection => n,
         })
     }
 

@@ -679,6 +679,7 @@ impl<T: Scalar> Procedure<T> for CostReward<T> {
             // ≤ 3 per halving, 2.75 on average (notes N1–N2).
             Strategy::Adaptive => (11 * halvings(&T::int(1), &self.settings.eps).ok()?).div_ceil(4),
             Strategy::Golden => golden_max_queries(&T::int(1), &self.settings.eps).ok()? - 1,
+            Strategy::Bisection => halvings(&T::int(1), &self.settings.eps).ok()?,
         };
         Some(searches * per)
     }

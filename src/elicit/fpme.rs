@@ -1265,6 +1265,7 @@ impl<T: Scalar> Procedure<T> for FpmeProcedure<T> {
                 Strategy::Paper => halvings(len, &s.eps).ok().map(|h| 4 * h),
                 Strategy::Adaptive => halvings(len, &s.eps).ok().map(|h| 3 * h),
                 Strategy::Golden => golden_max_queries(len, &s.eps).ok(),
+                Strategy::Bisection => halvings(len, &s.eps).ok(),
             }
         };
         let lpme = q + s.cycles * (q - 1) * per(&T::frac_pi_2())?;

@@ -562,6 +562,7 @@ macro_rules! sphere_space_items {
         type Estimate = LpmeEstimate<T>;
         const ERROR: &'static str = "max |a - a^| (both unit l2)";
         const SINGLE_OPTIMUM: bool = true;
+        const SYMMETRIC_SEARCHES: bool = true;
 
         fn value(&self, truth: &DVector<T>, point: &DVector<T>) -> T {
             truth.dot(point)

@@ -96,6 +96,13 @@ pub trait Procedure<T: Scalar>: Sized {
     /// front).
     const SINGLE_OPTIMUM: bool = false;
 
+    /// Whether every search of the procedure runs along a curve on which
+    /// its metric is symmetric about the optimum (a linear metric along a
+    /// circle of a sphere: LPME and LPM), so that
+    /// [`Strategy::Bisection`] applies; other procedures refuse it (false
+    /// by default).
+    const SYMMETRIC_SEARCHES: bool = false;
+
     /// The strategy when the spec names none: the one with the fewest
     /// queries at the papers' accuracy for this procedure.
     fn default_strategy() -> Strategy {

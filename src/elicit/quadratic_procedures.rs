@@ -204,6 +204,7 @@ fn search_queries<T: Scalar>(strategy: Strategy, length: &T, eps: &T) -> Option<
         // 2.75 per halving in steady state (notes N2).
         Strategy::Adaptive => Some((11 * halvings(length, eps).ok()?).div_ceil(4)),
         Strategy::Golden => golden_max_queries(length, eps).ok(),
+        Strategy::Bisection => halvings(length, eps).ok(),
     }
 }
 

@@ -1164,3 +1164,19 @@ fn a_bad_population_parameter_names_its_spec_field() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("population.a"), "{err}");
 }
+
+#[test]
+fn bisection_runs_lpme_and_is_refused_where_searches_are_not_symmetric() {
+    let lpme = "procedure = \"lpme\"\nepsilon = 0.005\nsearch = \"bisection\"\n[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5, 0.5, 0.5, 0.5]\nradius = 0.1\n[oracle]\nkind = \"simulated\"\nmetric = [0.3, -0.5, 0.1, 0.7, -0.4]\n";
+    let v = json(&run_spec("bisection-lpme.toml", lpme));
+    assert_eq!(v["search"], "bisection");
+    // q orthant queries, then ⌈log₂((π/2)/ε)⌉ = 9 per angle, one cycle.
+    assert_eq!(v["queries"].as_u64(), Some(5 + 4 * 9), "{v}");
+    assert!(v["error"].as_f64().unwrap() < 0.005, "{v}");
+    let dlpm = "procedure = \"dlpm\"\nepsilon = 0.01\nsearch = \"bisection\"\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.4, 0.3, 0.3]\n";
+    let out = run_spec("bisection-dlpm.toml", dlpm);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("search") && err.contains("bisection"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

@@ -26,7 +26,7 @@ use metric_elicitation::oracle::{
 };
 use metric_elicitation::scalar::Scalar;
 use metric_elicitation::search::{
-    golden_max_queries, halvings, maximize, paper_queries, Stop, Strategy as Search,
+    golden_max_queries, halvings, max_queries, maximize, paper_queries, Stop, Strategy as Search,
 };
 use proptest::prelude::*;
 
@@ -91,6 +91,18 @@ fn strategy() -> impl Strategy<Value = Search> {
         Just(Search::Adaptive),
         Just(Search::Golden)
     ]
+}
+
+/// Every strategy, bisection (symmetric functions only) included.
+const EVERY: [Search; 4] = [
+    Search::Paper,
+    Search::Adaptive,
+    Search::Golden,
+    Search::Bisection,
+];
+
+fn any_strategy() -> impl Strategy<Value = Search> {
+    prop::sample::select(EVERY.to_vec())
 }
 
 /// Adversaries over any backend (the push-away distance computed in `T`).
@@ -175,7 +187,7 @@ macro_rules! search_suite {
                 #[test]
                 fn query_counts_hold_for_any_answers(
                     answers in proptest::collection::vec(any::<u8>(), 64),
-                    strat in strategy(),
+                    strat in any_strategy(),
                     lo in -3.0..3.0f64,
                     len in 0.01..10.0f64,
                     log_eps in -7.0..-0.5f64,
@@ -202,7 +214,39 @@ macro_rules! search_suite {
                             prop_assert_eq!(out.queries, out.steps);
                             prop_assert!(out.queries <= golden_max_queries(&length, &eps).unwrap());
                         }
+                        Search::Bisection => {
+                            prop_assert_eq!(out.queries, n);
+                            prop_assert_eq!(out.steps, n);
+                        }
                     }
+                    prop_assert!(out.queries <= max_queries(strat, &length, &eps).unwrap());
+                }
+
+                /// Bisection on functions symmetric about their peak (a
+                /// sinusoid, as a linear metric along a circle of a sphere,
+                /// or power flanks): the final interval and the consistent
+                /// set hold the peak, after exactly ⌈log₂(L/ε)⌉ queries.
+                #[test]
+                fn bisection_keeps_the_peak_of_symmetric_functions(
+                    peak in 0.0..1.0f64,
+                    sinusoid in any::<bool>(),
+                    power in 0.5..4.0f64,
+                    log_eps in -6.0..-1.0f64,
+                ) {
+                    let eps = t(10f64.powf(log_eps));
+                    let p = t(peak);
+                    let f = |x: &T| {
+                        let d = x.clone() - p.clone();
+                        use metric_elicitation::simba::scalar::ComplexField as C;
+                        if sinusoid { C::cos(d) } else { -C::powf(C::abs(d), t(power)) }
+                    };
+                    let out = maximize(t(0.0), t(1.0), eps.clone(), Search::Bisection, |x: &T, y: &T| {
+                        Ok(Preference::of(&f(x), &f(y)))
+                    }).unwrap();
+                    prop_assert_eq!(out.stop, Stop::Converged);
+                    prop_assert_eq!(out.queries, halvings(&t(1.0), &eps).unwrap());
+                    prop_assert!(out.lo <= p && p <= out.hi, "peak {} outside [{}, {}]", peak, out.lo, out.hi);
+                    prop_assert!(out.consistent.contains(&p), "peak {} outside {:?}", peak, out.consistent);
                 }
 
                 #[test]
@@ -253,7 +297,7 @@ search_suite!(mpfr256_backend, metric_elicitation::scalar::Mpfr<256>, 48);
 fn quickcheck_counts_any_answer_sequence() {
     fn prop(bytes: Vec<u8>, eps_exp: u8, strat: u8) -> bool {
         let eps = 2f64.powi(-(i32::from(eps_exp % 40) + 1)) * 1.5;
-        let strat = Search::ALL[usize::from(strat % 3)];
+        let strat = EVERY[usize::from(strat % 4)];
         let mut bytes = bytes;
         bytes.resize(256, 0xA5);
         let mut script = Scripted::new(bytes);
@@ -266,6 +310,7 @@ fn quickcheck_counts_any_answer_sequence() {
             Search::Paper => out.queries == 4 * n,
             Search::Adaptive => out.steps == n && out.queries <= 3 * n,
             Search::Golden => out.queries <= golden_max_queries(&1.0, &eps).unwrap(),
+            Search::Bisection => out.queries == n,
         }
     }
     quickcheck::QuickCheck::new()
