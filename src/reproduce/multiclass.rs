@@ -962,6 +962,30 @@ pub fn lpme_efficiency<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> 
             stop_early: false,
             eps_divisor: 2,
         },
+        LpmeConfig {
+            name: "bisection, reverse, 1 cycle",
+            strategy: Strategy::Bisection,
+            order: AngleOrder::Reverse,
+            cycles: 1,
+            stop_early: false,
+            eps_divisor: 1,
+        },
+        LpmeConfig {
+            name: "bisection, reverse, 1 cycle, eps/2",
+            strategy: Strategy::Bisection,
+            order: AngleOrder::Reverse,
+            cycles: 1,
+            stop_early: false,
+            eps_divisor: 2,
+        },
+        LpmeConfig {
+            name: "bisection, reverse, 1 cycle, eps/4",
+            strategy: Strategy::Bisection,
+            order: AngleOrder::Reverse,
+            cycles: 1,
+            stop_early: false,
+            eps_divisor: 4,
+        },
     ];
     let paper_eps = T::ratio(1, 100);
     let mut cells = Vec::new();
@@ -1114,6 +1138,12 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
                     &Sweep {
                         trials,
                         seed,
+                        // Bisection too: a linear metric is symmetric
+                        // along every angle.
+                        strategies: Strategy::ALL
+                            .into_iter()
+                            .chain([Strategy::Bisection])
+                            .collect(),
                         ..Sweep::default()
                     },
                     LpmeVariant::Reverse,
@@ -1150,7 +1180,7 @@ const EXPLAIN_002_T2: &str = "Rows marked 'softmax scores' rerun the paper's fou
 const EXPLAIN_002_T3: &str = "The printed true metrics are normalized to unit length. The sphere is centred at the confusion of the uniform random classifier with radius min zeta_i / (4k) (the paper's radius from its App. D is not in the text; with an exact oracle the result does not depend on it). Queries: 4 T ceil(log2((pi/2)/eps)) = 320 and 704.";
 const EXPLAIN_002_THM1: &str = "Random a* uniform on the simplex, 1000 per k, eps = 0.01, eps_Omega in {1e-6, 1e-4, 1e-3}, every adversary and strategy, on three population settings. pair-blocks: k - 1 copies of the 003 App. A problem (a = 5), one per face (1, i), so every face has the same shape for every k. pair-blocks-relative: the same with eps_Omega scaled by 2/(k(k - 1)), the factor by which a face's metric range shrinks (a_1 + a_i is about 2/k and the face's mass 1/(k - 1)), so the noise is the same fraction of what the oracle compares for every k. softmax: eta_i proportional to e^{p_i x}, p_i = 30 i/(k - 1), where other classes dilute each face more as k grows. Every trial is also checked against its own instance bound: for paper and adaptive the exact worst case over every eps_Omega-noisy oracle (all answers to in-band comparisons explored on each face, then the worst corner of the box of reachable m^), for golden the concave-face band (estimate within eps of {m : g(m) >= g(m*) - c eps_Omega/(a_1 + a_i)}, c = 6). No trial exceeds its bound, and the tested adversaries reach it (error/bound up to 1.00). The constant max ||a* - a^||inf/(eps + sqrt(eps_Omega)) grows with k at a fixed absolute eps_Omega, for two measured reasons. (1) Conditioning: a^_i = (1 - m^_i)/m^_i a^_1 then l1-normalization has |da^_i/dm^_i| = kappa_i = (1 - a_i)(a_1 + a_i)^2/a_1, exactly 1 for k = 2 and unbounded as a_1 -> 0 for k >= 3; the '/kappa' constants divide each trial by max(1, kappa). (2) Scale: with ||a*||_1 = 1 the metric differences on a face shrink like 1/k^2, so a fixed eps_Omega is a relative noise growing like k^2 and the face error like k. With both accounted for (pair-blocks-relative, /kappa) the constant is flat in k (about 2.6-3.1 at eps_Omega = 1e-4 and 4.1-5.4 at 1e-3 for k = 3..5, against 1.8-2.1 and 2.9-3.4 at k = 2). Thm 1's O() therefore hides a factor that depends on k and a*; the theorem does not claim otherwise, but its constant is not uniform in k for an absolute eps_Omega.";
 const EXPLAIN_002_THM2: &str = "1000 random unit metrics per k (negative for LPM, any signs for LPME), eps = 0.01, eps_Omega = 1e-4, every adversary and strategy. The observed constant levels off (k = 3..5) instead of growing with k.";
-const EXPLAIN_002_EFF: &str = "Along angle theta_j with the later angles fixed the linear metric is const + P_j (g_j cos theta_j + B_j sin theta_j), where P_j >= 0 and B_j depends only on the later angles; searching the angles in reverse order (theta_{q-1} first) therefore finds each angle's optimum in one pass, where the papers' forward order needs several cycles. Random unit metrics of any signs (200 per q), exact oracle, the 002 section 6.1 sphere, orthant detection (q queries) included in every count. The lower bound is (q - 1) log2((pi/2)/eps) comparisons for locating q - 1 angles to eps; 'at its own eps' uses the setting's eps. Golden section at the paper's eps in one reverse cycle uses about 9 % of the paper's queries but its worst error is larger than the paper setting's (each angle's eps error propagates to the earlier angles); at eps/2 its worst error is within 1e-4 of the paper setting's (smaller at q = 6, equal at q = 12, 0.0039 against 0.0038 at q = 20) with about 10 % of its queries. 'until no angle moves' stops after a cycle that moves no angle by more than eps.";
+const EXPLAIN_002_EFF: &str = "Along angle theta_j with the later angles fixed the linear metric is const + P_j (g_j cos theta_j + B_j sin theta_j), where P_j >= 0 and B_j depends only on the later angles; searching the angles in reverse order (theta_{q-1} first) therefore finds each angle's optimum in one pass, where the papers' forward order needs several cycles. Random unit metrics of any signs (200 per q), exact oracle, the 002 section 6.1 sphere, orthant detection (q queries) included in every count. The lower bound is (q - 1) log2((pi/2)/eps) comparisons for locating q - 1 angles to eps; 'at its own eps' uses the setting's eps. Golden section at the paper's eps in one reverse cycle uses about 9 % of the paper's queries but its worst error is larger than the paper setting's (each angle's eps error propagates to the earlier angles); at eps/2 its worst error is within 1e-4 of the paper setting's (smaller at q = 6, equal at q = 12, 0.0039 against 0.0038 at q = 20) with about 10 % of its queries. 'until no angle moves' stops after a cycle that moves no angle by more than eps. Bisection (not in the papers) uses that symmetry: since the metric along an angle is symmetric about its optimum, one comparison of the quarter points tells on which side of the midpoint the optimum lies, so each halving costs one query, the lower bound itself; at eps/4 it uses about 8.6 % of the paper's queries with about half the paper setting's worst error.";
 const EXPLAIN_002_THM2_REV: &str = "The sweep of 002 Theorem 2 for the general LPME (1000 random unit metrics per k, eps = 0.01, eps_Omega = 1e-4, every adversary and strategy) with the angles in reverse order and one cycle. Compare the constants with the forward order's 4 cycles above: one pass has fewer in-band answers to go wrong, but no later cycle to correct an angle pushed off by the noise.";
 const EXPLAIN_002_Q: &str = "DLPM lower bound (k - 1) log2(1/eps); LPME lower bound (q - 1) log2((pi/2)/eps) for one pass. Golden section with the paper's 4 cycles reaches the paper's accuracy with about 2.8x fewer queries; fewer cycles lose accuracy (see the worst error in each note).";
 
@@ -1219,19 +1249,31 @@ fn verdict(id: &str, rows: &[Row]) -> String {
             parts.join("; ")
         }
         "002-lpme-efficient" => {
-            let mut parts = Vec::new();
-            for q in ["q=6", "q=12", "q=20"] {
-                let find = |name: &str| rows.iter().find(|r| r.row == format!("{q}: {name}"));
-                let (Some(paper), Some(fast)) = (
-                    find("paper: ShrinkInterval, forward, 4 cycles"),
-                    find("golden, reverse, 1 cycle, eps/2"),
-                ) else {
-                    continue;
-                };
-                let qn: usize = q[2..].parse().unwrap_or(0);
-                // (q - 1) log2((pi/2)/(eps/2)) = the paper-eps bound + (q - 1).
-                let own = fast.bound.unwrap_or(1.0) + (qn - 1) as f64;
-                parts.push(format!(
+            let mut lines = Vec::new();
+            for (label, name, halvings) in [
+                (
+                    "golden, reverse, one cycle at eps/2",
+                    "golden, reverse, 1 cycle, eps/2",
+                    1.0,
+                ),
+                (
+                    "bisection, reverse, one cycle at eps/4",
+                    "bisection, reverse, 1 cycle, eps/4",
+                    2.0,
+                ),
+            ] {
+                let mut parts = Vec::new();
+                for q in ["q=6", "q=12", "q=20"] {
+                    let find = |name: &str| rows.iter().find(|r| r.row == format!("{q}: {name}"));
+                    let (Some(paper), Some(fast)) =
+                        (find("paper: ShrinkInterval, forward, 4 cycles"), find(name))
+                    else {
+                        continue;
+                    };
+                    let qn: usize = q[2..].parse().unwrap_or(0);
+                    // (q - 1) log2((pi/2)/(eps/d)) = the paper-eps bound + (q - 1) log2 d.
+                    let own = fast.bound.unwrap_or(1.0) + (qn - 1) as f64 * halvings;
+                    parts.push(format!(
                     "{q}: {} queries ({:.0} % of the paper's {}), search/lower bound {:.2} (own eps {:.2}), worst error {:.4} vs the paper's {:.4}",
                     fast.queries,
                     100.0 * fast.queries as f64 / paper.queries as f64,
@@ -1241,8 +1283,10 @@ fn verdict(id: &str, rows: &[Row]) -> String {
                     fast.error,
                     paper.error
                 ));
+                }
+                lines.push(format!("{label}: {}", parts.join("; ")));
             }
-            format!("golden, reverse, one cycle at eps/2: {}", parts.join("; "))
+            lines.join(". ")
         }
         "002-thm2" | "002-thm2-lpme" | "002-thm2-lpme-reverse" | "002-queries" => {
             let mut by_k = std::collections::BTreeMap::new();
