@@ -233,6 +233,12 @@ fn run(command: Command) -> Result<(), Error> {
                 return Err(Error::invalid("--trials", "needs at least one trial"));
             }
             let search: Strategy = search.parse()?;
+            if search.needs_symmetry() {
+                return Err(Error::invalid(
+                    "--search",
+                    "bisection needs a metric symmetric along each search, which the tables' boundary and face searches are not; the LPME rows that use it name it",
+                ));
+            }
             let options = Options {
                 only,
                 search,

@@ -2,13 +2,14 @@
 //! function on an interval from pairwise comparisons only.
 //!
 //! Every procedure of the papers reduces to this search (003 Alg. 1–2,
-//! 002 Alg. 1–2 "ShrinkInterval", 001 Fig. 6, 000 App. A). Three strategies:
+//! 002 Alg. 1–2 "ShrinkInterval", 001 Fig. 6, 000 App. A). Four strategies:
 //!
 //! | strategy | queries per search | source |
 //! |---|---|---|
 //! | [`Strategy::Paper`] | exactly 4·⌈log₂(L/ε)⌉ | 003 Alg. 1 lines 6–12, 001 Fig. 6 |
 //! | [`Strategy::Adaptive`] | 2 to 3 per halving, ⌈log₂(L/ε)⌉ halvings | 000 App. A, footnote 1 |
 //! | [`Strategy::Golden`] | at most ⌈log_φ(L/ε)⌉ + 1 without ties | golden-section search |
+//! | [`Strategy::Bisection`] | exactly ⌈log₂(L/ε)⌉, for functions symmetric about the maximizer | not in the papers |
 //!
 //! The comparison is Ω(x, y) = "x strictly preferred to y". With an exact
 //! oracle and a strictly unimodal function the maximizer stays in the
