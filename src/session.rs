@@ -475,7 +475,7 @@ where
         return Err(Error::invalid(
             "search",
             format!(
-                "bisection assumes a metric symmetric about its optimum along each search (a linear metric on a sphere: lpme, lpm); {} searches along boundaries, faces or a non-linear restriction, where it can miss the optimum: use golden",
+                "bisection assumes a metric symmetric about its optimum along each search (a linear metric on a sphere: lpme, lpm; nearly so on the small spheres of qpme, fair-qpme and cubic); {} searches along boundaries, faces or a non-linear restriction, where it can miss the optimum: use golden",
                 spec.procedure
             ),
         ));

@@ -98,9 +98,10 @@ pub trait Procedure<T: Scalar>: Sized {
 
     /// Whether every search of the procedure runs along a curve on which
     /// its metric is symmetric about the optimum (a linear metric along a
-    /// circle of a sphere: LPME and LPM), so that
-    /// [`Strategy::Bisection`] applies; other procedures refuse it (false
-    /// by default).
+    /// circle of a sphere: LPME and LPM), or nearly so (a smooth metric
+    /// along a circle of a small sphere: QPME, fair QPME and the cubic
+    /// procedure, within the shift [`Strategy::Bisection`] bounds), so that
+    /// bisection applies; other procedures refuse it (false by default).
     const SYMMETRIC_SEARCHES: bool = false;
 
     /// The strategy when the spec names none: the one with the fewest

@@ -442,6 +442,9 @@ impl<T: Scalar> Procedure<T> for Qpme<T> {
     /// Every query lies on one of the design's small spheres, and
     /// `distance` measures it from that sphere's optimum (push-away runs).
     const SINGLE_OPTIMUM: bool = true;
+    /// Every search runs on a small sphere, where the metric is nearly
+    /// symmetric ([`Strategy::Bisection`]).
+    const SYMMETRIC_SEARCHES: bool = true;
 
     fn default_strategy() -> Strategy {
         Strategy::Golden
@@ -692,6 +695,9 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
     /// Every query lies on one of the design's small spheres, and
     /// `distance` measures it from that sphere's optimum (push-away runs).
     const SINGLE_OPTIMUM: bool = true;
+    /// Every search runs on a small sphere, where the metric is nearly
+    /// symmetric ([`Strategy::Bisection`]).
+    const SYMMETRIC_SEARCHES: bool = true;
 
     fn new(
         settings: FairQpmeOptions,
@@ -822,11 +828,10 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
         let s = &self.settings;
         // |M| = C(m, 2) QPMEs after the LPME for a.
         let qpmes = m * (m - 1) / 2;
-        // With the direction at o from â, the LPME for â runs to ε/2.
-        let mut first = s.lpme.clone();
-        if s.origin_from_a {
-            first.eps /= T::int(2);
-        }
+        let first = LpmeSettings {
+            eps: s.first_eps(m),
+            ..s.lpme.clone()
+        };
         Some(
             lpme_queries(q, &first)?
                 + qpmes * qpme_queries(q, &s.lpme, &s.window, s.origin_from_a)?,
@@ -1082,6 +1087,9 @@ impl<T: Scalar> Procedure<T> for Cubic<T> {
     /// Every query lies on one of the design's small spheres, and
     /// `distance` measures it from that sphere's optimum (push-away runs).
     const SINGLE_OPTIMUM: bool = true;
+    /// Every search runs on a small sphere, where the metric is nearly
+    /// symmetric ([`Strategy::Bisection`]).
+    const SYMMETRIC_SEARCHES: bool = true;
 
     fn new(settings: CubicOptions, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
         let sphere = sphere_of::<T>(population, "cubic")?;

@@ -1179,4 +1179,23 @@ fn bisection_runs_lpme_and_is_refused_where_searches_are_not_symmetric() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("search") && err.contains("bisection"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
+    // QPME's searches run on small spheres, where a smooth metric is nearly
+    // symmetric: accepted, and as accurate as golden section here.
+    let qpme = std::fs::read_to_string(specs().join("qpme.toml"))
+        .unwrap()
+        .replace("epsilon = 0.01", "epsilon = 0.0025\nsearch = \"bisection\"");
+    let v = json(&run_spec("bisection-qpme.toml", &qpme));
+    assert_eq!(v["search"], "bisection");
+    assert!(v["error"].as_f64().unwrap() < 0.05, "{v}");
+    // The trade-off search over lambda is not symmetric: refused.
+    let tradeoff = std::fs::read_to_string(specs().join("qpme-tradeoff.toml"))
+        .unwrap()
+        .replace("epsilon = 0.001", "epsilon = 0.001\nsearch = \"bisection\"");
+    let out = run_spec("bisection-tradeoff.toml", &tradeoff);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("search") && err.contains("qpme-tradeoff"),
+        "{err}"
+    );
 }
