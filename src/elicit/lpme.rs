@@ -10,8 +10,8 @@
 use super::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::sphere::{
-    angles_from_unit, orthant_ranges, sines_cosines, unit_from_angles, AngleSlice, Sign, Sphere,
-    Steps,
+    angles_from_unit, orthant_ranges, sines_cosines, unit_from_sines_cosines, AngleSlice, Sign,
+    Sphere, Steps,
 };
 use crate::oracle::{Oracle, Preference};
 use crate::scalar::Scalar;
@@ -436,7 +436,7 @@ where
             if moved > largest_move {
                 largest_move = moved;
             }
-            trig[j] = out.estimate.clone().sin_cos();
+            trig[j] = slice.trig(&out.estimate);
             theta[j] = out.estimate;
             consistent[j] = Some(out.consistent);
         }
@@ -490,7 +490,7 @@ where
         ));
     }
     Ok(LpmeEstimate {
-        a: unit_from_angles(&theta),
+        a: unit_from_sines_cosines(&trig),
         theta,
         signs,
         queries,

@@ -100,7 +100,7 @@ pub fn sines_cosines<T: Scalar>(theta: &[T]) -> Vec<(T, T)> {
 
 /// The unit vector of angles given by their (sin, cos): μ(θ) without
 /// trigonometry.
-fn unit_from_sines_cosines<T: Scalar>(trig: &[(T, T)]) -> DVector<T> {
+pub fn unit_from_sines_cosines<T: Scalar>(trig: &[(T, T)]) -> DVector<T> {
     let q = trig.len() + 1;
     let mut a = DVector::from_element(q, T::int(0));
     let mut sines = T::int(1);
@@ -127,6 +127,8 @@ pub struct Steps<T> {
     tolerance: T,
     /// −tolerance.
     neg_tolerance: T,
+    /// 1, the cosine of a step within rounding of zero.
+    one: T,
 }
 
 impl<T: Scalar> Steps<T> {
@@ -151,16 +153,24 @@ impl<T: Scalar> Steps<T> {
             steps,
             neg_tolerance: -tolerance.clone(),
             tolerance,
+            one: T::int(1),
         }
     }
 
-    /// sin δ and cos δ for a δ > 0 within a few units of rounding of one
+    /// sin δ and cos δ for a δ ≥ 0 within a few units of rounding of one
     /// of the steps w, into `sin` and `cos`: sin δ = sin w + (δ − w) cos w,
     /// cos δ = cos w − (δ − w) sin w, exact to the neglected (δ − w)²/2 (far
-    /// below the working precision, since |δ − w| is a rounding error).
+    /// below the working precision, since |δ − w| is a rounding error);
+    /// and, for a δ within rounding of 0 (a search's estimate beside the
+    /// probe it was carried from), sin δ = δ, cos δ = 1.
     /// Returns false (and leaves them undefined) when δ is no step.
     /// `scratch` is reused; nothing is allocated.
     fn near(&self, delta: &T, scratch: &mut T, sin: &mut T, cos: &mut T) -> bool {
+        if *delta <= self.tolerance {
+            sin.clone_from(delta);
+            cos.clone_from(&self.one);
+            return true;
+        }
         // Widths halve; the one within tolerance of δ is the widest not
         // above δ + tolerance.
         scratch.set_sum(delta, &self.tolerance);
@@ -293,14 +303,17 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
                 format!("{} angles and index {j} for dimension {q}", trig.len()),
             ));
         }
-        let full = unit_from_sines_cosines(trig);
+        // The first j coordinates of μ(θ), Π_{l<i} sin θ_l · cos θᵢ, and
+        // P = Π_{l<j} sin θ_l, in one pass (as `unit_from_sines_cosines`
+        // forms them, without the coordinates after j).
         let mut base = sphere.center.clone();
-        for i in 0..j {
-            base[i] += &(full[i].clone() * sphere.radius.clone());
+        let (mut p, mut term) = (T::int(1), T::int(0));
+        for (i, (s, c)) in trig[..j].iter().enumerate() {
+            term.set_product(&p, c);
+            term *= &sphere.radius;
+            base[i] += &term;
+            p *= s;
         }
-        let p = trig[..j]
-            .iter()
-            .fold(T::int(1), |acc, (s, _)| acc * s.clone());
         Ok(AngleSlice {
             base,
             j,
@@ -414,7 +427,7 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
         if let Some(steps) = self.steps {
             for p in self.probes.iter().rev() {
                 w.delta.set_difference(angle, &p.angle);
-                let negative = w.delta < T::int(0);
+                let negative = w.delta.is_sign_negative();
                 if negative {
                     w.delta.neg_assign();
                 }
@@ -437,6 +450,14 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
         let (s, c) = angle.clone().sin_cos();
         w.sin = s;
         w.cos = c;
+    }
+
+    /// (sin, cos) of `angle`: from a kept probe at or one step from it
+    /// when the slice has [`Steps`] (a search's estimate is within rounding
+    /// of its last probe), else by direct evaluation.
+    pub fn trig(&mut self, angle: &T) -> (T, T) {
+        self.sines_cosines(angle);
+        (self.work.sin.clone(), self.work.cos.clone())
     }
 
     /// The points at angles `x` and `y`, computed once and kept for the

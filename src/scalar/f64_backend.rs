@@ -51,4 +51,8 @@ impl Backend for f64 {
     fn mul_pow2_assign(&mut self, k: i32) {
         *self *= 2f64.powi(k);
     }
+
+    fn is_finite_in_place(&self) -> bool {
+        f64::is_finite(*self)
+    }
 }

@@ -77,6 +77,10 @@ pub trait Backend: Sized {
 
     /// `self := x·y`, written into `self`'s storage.
     fn set_product(&mut self, x: &Self, y: &Self);
+
+    /// Neither NaN nor infinite, read in place (simba's `is_finite` takes
+    /// the number by value, a copy at MPFR precision).
+    fn is_finite_in_place(&self) -> bool;
 }
 
 /// The scalar every algorithm is generic over: a real field (simba's
@@ -144,7 +148,7 @@ pub trait Scalar:
 
     /// `true` when the value is neither NaN nor infinite.
     fn finite(&self) -> bool {
-        self.clone().is_finite()
+        self.is_finite_in_place()
     }
 }
 

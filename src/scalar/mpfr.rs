@@ -137,6 +137,10 @@ impl<const P: u32> Backend for Mpfr<P> {
     fn set_product(&mut self, x: &Self, y: &Self) {
         rug::Assign::assign(&mut self.0, &x.0 * &y.0);
     }
+
+    fn is_finite_in_place(&self) -> bool {
+        self.0.is_finite()
+    }
 }
 
 impl<const P: u32> fmt::Debug for Mpfr<P> {
