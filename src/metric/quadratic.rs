@@ -272,41 +272,45 @@ impl<T: Scalar> GradientField<T> for QuadraticMetric<T> {
     /// per column so that the multiply-adds pipeline.
     fn value(&self, r: &DVector<T>) -> T {
         let q = r.len();
-        let (b, r) = (self.b.as_slice(), r.as_slice());
+        let (a, b, r) = (self.a.as_slice(), self.b.as_slice(), r.as_slice());
         let (mut total, mut term) = (T::zero(), T::zero());
         let mut acc = [T::zero(), T::zero(), T::zero(), T::zero()];
-        let mut prod = [T::zero(), T::zero(), T::zero(), T::zero()];
-        for j in 0..q {
-            // Σ_{i<j} B_ij r_i over column j above the diagonal.
-            let col = &b[j * q..j * q + j];
-            let head = &r[..j];
-            let full = j / 4 * 4;
-            for a in &mut acc {
-                a.set_zero();
+        let mut prod = T::zero();
+        for (j, ((column, rj), aj)) in b.chunks_exact(q).zip(r).zip(a).enumerate() {
+            // Σ_{i<j} B_ij r_i over column j above the diagonal, in four
+            // interleaved partial sums (chunks of four: no bounds checks).
+            let (col, head) = (&column[..j], &r[..j]);
+            for x in &mut acc {
+                x.set_zero();
             }
-            let mut i = 0;
-            while i < full {
-                for k in 0..4 {
-                    prod[k].clone_from(&col[i + k]);
-                    prod[k] *= &head[i + k];
-                    acc[k] += &prod[k];
-                }
-                i += 4;
+            let (mut cols, mut heads) = (col.chunks_exact(4), head.chunks_exact(4));
+            for (c, h) in cols.by_ref().zip(heads.by_ref()) {
+                // Fixed-size views: the four products need no bounds checks.
+                let (Ok(c), Ok(h)) = (<&[T; 4]>::try_from(c), <&[T; 4]>::try_from(h)) else {
+                    continue;
+                };
+                let [x0, x1, x2, x3] = &mut acc;
+                prod.set_product(&c[0], &h[0]);
+                *x0 += &prod;
+                prod.set_product(&c[1], &h[1]);
+                *x1 += &prod;
+                prod.set_product(&c[2], &h[2]);
+                *x2 += &prod;
+                prod.set_product(&c[3], &h[3]);
+                *x3 += &prod;
             }
-            for i in full..j {
-                prod[0].clone_from(&col[i]);
-                prod[0] *= &head[i];
-                acc[0] += &prod[0];
+            for (c, h) in cols.remainder().iter().zip(heads.remainder()) {
+                prod.set_product(c, h);
+                acc[0] += &prod;
             }
             // φ gains r_j·(a_j + ½B_jj r_j + Σ_{i<j} B_ij r_i).
-            term.clone_from(&b[j * q + j]);
-            term *= &r[j];
+            term.set_product(&column[j], rj);
             term.mul_pow2_assign(-1);
-            term += &self.a[j];
-            for a in &acc {
-                term += a;
+            term += aj;
+            for x in &acc {
+                term += x;
             }
-            term *= &r[j];
+            term *= rj;
             total += &term;
         }
         total

@@ -98,13 +98,16 @@ pub struct Memo<M: Metric<Q>, Q> {
     kept: RefCell<Kept<Q, M::Value>>,
 }
 
-/// The kept points and values, each with the time of its last use (the
-/// least recently used is replaced: the ends of a search's interval can stay
-/// in use for many halvings).
+/// The kept points and values, and their order of last use (the least
+/// recently used is replaced: the ends of a search's interval can stay in
+/// use for many halvings).
 #[derive(Debug, Clone)]
 struct Kept<Q, V> {
-    slots: Vec<(Q, V, u64)>,
-    clock: u64,
+    slots: Vec<(Q, V)>,
+    /// Indices into `slots`, most recently used first. A search asks each
+    /// point in two consecutive comparisons, so a point asked again is
+    /// nearly always among the first two looked at.
+    recency: Vec<usize>,
     /// Where the last two points compared differed.
     hint: usize,
 }
@@ -116,7 +119,7 @@ impl<Q: Recall, M: Metric<Q>> Memo<M, Q> {
             metric,
             kept: RefCell::new(Kept {
                 slots: Vec::with_capacity(MEMO_SLOTS),
-                clock: 0,
+                recency: Vec::with_capacity(MEMO_SLOTS),
                 hint: 0,
             }),
         }
@@ -133,32 +136,35 @@ impl<Q: Recall, M: Metric<Q>> Metric<Q> for Memo<M, Q> {
 
     fn value(&self, q: &Q) -> M::Value {
         let mut kept = self.kept.borrow_mut();
-        kept.clock += 1;
-        let now = kept.clock;
-        let mut hint = kept.hint;
-        let hit = kept
-            .slots
+        let Kept {
+            slots,
+            recency,
+            hint,
+        } = &mut *kept;
+        let hit = recency
             .iter()
-            .position(|slot| match slot.0.difference(q, hint) {
+            .position(|&i| match slots[i].0.difference(q, *hint) {
                 Some(at) => {
-                    hint = at;
+                    *hint = at;
                     false
                 }
                 None => true,
             });
-        kept.hint = hint;
-        if let Some(i) = hit {
-            let slot = &mut kept.slots[i];
-            slot.2 = now;
-            return slot.1.clone();
+        if let Some(p) = hit {
+            // Move it to the front of the order.
+            recency[..=p].rotate_right(1);
+            return slots[recency[0]].1.clone();
         }
         let v = self.metric.value(q);
-        if kept.slots.len() < MEMO_SLOTS {
-            kept.slots.push((q.clone(), v.clone(), now));
-        } else if let Some(slot) = kept.slots.iter_mut().min_by_key(|slot| slot.2) {
+        if slots.len() < MEMO_SLOTS {
+            slots.push((q.clone(), v.clone()));
+            recency.insert(0, slots.len() - 1);
+        } else {
+            // Overwrite the least recently used and move it to the front.
+            recency.rotate_right(1);
+            let slot = &mut slots[recency[0]];
             slot.0.copy_from(q);
             slot.1.clone_from(&v);
-            slot.2 = now;
         }
         v
     }
