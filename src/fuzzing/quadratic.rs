@@ -16,7 +16,7 @@ use crate::geometry::groups::{GroupRates, Groups, Rates};
 use crate::geometry::sphere::Sphere;
 use crate::metric::quadratic::{FairQuadraticMetric, GradientField, QuadraticMetric};
 use crate::oracle::{Counted, Noisy, Scripted};
-use crate::search::golden_max_queries;
+use crate::search::{golden_max_queries, Strategy};
 use arbitrary::{Arbitrary, Unstructured};
 use nalgebra::{DMatrix, DVector};
 
@@ -78,11 +78,19 @@ pub fn qpme_noisy(data: &[u8]) -> Result<(), String> {
     }
 }
 
+/// The efficient setting with golden section, or (bit 6 of `size`) with
+/// bisection, which QPME's small spheres admit ([`Strategy::Bisection`]);
+/// its searches ask no more than golden section's, so the query maximum
+/// below covers both.
 fn settings(case: &QuadraticCase) -> QpmeSettings<f64> {
-    QpmeSettings {
+    let mut s = QpmeSettings {
         estimator: case.estimator(),
         ..QpmeSettings::efficient(1e-3, 5e-3)
+    };
+    if case.size & 0x40 != 0 {
+        s.lpme.strategy = Strategy::Bisection;
     }
+    s
 }
 
 fn plain_case(case: &QuadraticCase) -> Result<(), String> {
@@ -115,8 +123,9 @@ fn plain_case(case: &QuadraticCase) -> Result<(), String> {
         Err(e) if acceptable(&e) => return Ok(()),
         Err(e) => return Err(format!("{case:?}: unexpected error {e}")),
     };
-    // Per angle: a golden search over its range and, for each crossing
-    // (at most one turn's worth of ranges), one query and another search.
+    // Per angle: a golden search (bisection asks fewer) over its range
+    // and, for each crossing (at most one turn's worth of ranges), one
+    // query and another search.
     // The first LPME has q orthant queries and quadrants; the others
     // windows of width 2w and no orthant queries.
     let per_angle = |width: f64| {
