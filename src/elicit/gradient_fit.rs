@@ -22,9 +22,10 @@
 //!   Σⱼ wⱼ‖d + Bxⱼ − μⱼuⱼ‖² jointly in (d, B, μ). For fixed μ the best
 //!   (d, B) is a weighted affine regression with symmetric B, solved in
 //!   closed form (a Lyapunov equation diagonalized by the design's scatter
-//!   matrix), so the residual is R·μ for a (q·N) × N matrix R, and μ is its
-//!   smallest right singular vector: a 440 × 22 SVD at q = 20 instead of
-//!   440 × 230. The normalization is on the magnitudes (‖D_μ μ‖ = 1 instead
+//!   matrix S = X̃ᵀX̃, whose eigenvectors and eigenvalues come from an SVD of
+//!   the N × q weighted design X̃, so that S is never formed), so the
+//!   residual is R·μ for a (q·N) × N matrix R, and μ is its smallest right
+//!   singular vector: a 440 × 22 SVD at q = 20 instead of 440 × 230. The normalization is on the magnitudes (‖D_μ μ‖ = 1 instead
 //!   of ‖Dθ‖ = 1); with exact directions both solvers are exact, with noisy
 //!   ones they differ by the choice of normalization (compared in the
 //!   tests and the 000 reproduction).
@@ -363,8 +364,10 @@ pub fn fit_direct<T: Scalar, M: GradientModel<T> + ?Sized>(
 
 /// The weighted affine regression of a quadratic gradient field with
 /// symmetric Hessian, in closed form: the design's centred scatter matrix
-/// S = Σ wⱼx̃ⱼx̃ⱼᵀ = VΛVᵀ turns the normal condition BS + SB = C + Cᵀ into
-/// B = V[(Vᵀ(C + Cᵀ)V) ⊘ (λᵢ + λ_k)]Vᵀ, d = ȳ − Bx̄.
+/// S = Σ wⱼx̃ⱼx̃ⱼᵀ = VΛVᵀ turns the optimality condition BS + SB = C + Cᵀ
+/// into B = V[(Vᵀ(C + Cᵀ)V) ⊘ (λᵢ + λ_k)]Vᵀ, d = ȳ − Bx̄, with V and
+/// Λ = Σ² from the SVD X̃ = UΣVᵀ of the weighted centred design (S is not
+/// formed).
 struct Regression<T: Scalar> {
     weights: Vec<T>,
     total: T,
@@ -384,17 +387,27 @@ impl<T: Scalar> Regression<T> {
         }
         xbar /= total.clone();
         let centred: Vec<DVector<T>> = obs.iter().map(|o| &o.x - &xbar).collect();
-        let mut s = DMatrix::from_element(q, q, T::int(0));
-        for (x, w) in centred.iter().zip(&weights) {
-            s += (x * x.transpose()) * w.clone();
-        }
-        let eig = s.symmetric_eigen();
-        let top = eig.eigenvalues.amax();
-        let low = eig
-            .eigenvalues
-            .iter()
-            .cloned()
-            .fold(top.clone(), |m, l| m.min(l));
+        // S = X̃ᵀX̃ with X̃ the weighted centred design (rows √wⱼ x̃ⱼᵀ); its
+        // eigenvectors and eigenvalues are X̃'s right singular vectors and
+        // squared singular values, taken from an SVD of X̃ so that S itself
+        // (the normal equations' matrix, whose small eigenvalues rounding
+        // would blur by ε‖S‖) is never formed.
+        let design = DMatrix::from_fn(centred.len(), q, |j, i| {
+            weights[j].clone().sqrt() * centred[j][i].clone()
+        });
+        let svd = design.svd(false, true);
+        let vecs = svd
+            .v_t
+            .ok_or_else(|| Error::IllConditioned {
+                what: "QPME design".into(),
+                detail: "the SVD of the observation points did not converge".into(),
+            })?
+            .transpose();
+        let lambdas = svd.singular_values.map(|s| s.clone() * s);
+        let top = lambdas.amax();
+        let low = lambdas.iter().cloned().fold(top.clone(), |m, l| m.min(l));
+        // Fewer points than dimensions leave singular values out: zeros.
+        let low = if lambdas.len() < q { T::int(0) } else { low };
         if low <= prec::ill_conditioned::<T>() * top.clone() || !low.finite() {
             return Err(Error::IllConditioned {
                 what: "QPME design".into(),
@@ -410,8 +423,8 @@ impl<T: Scalar> Regression<T> {
             total,
             xbar,
             centred,
-            vecs: eig.eigenvectors,
-            lambdas: eig.eigenvalues,
+            vecs,
+            lambdas,
         })
     }
 

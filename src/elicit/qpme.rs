@@ -913,20 +913,32 @@ pub fn reconstruct<T: Scalar>(
         // condition (the fit's σ₁/σ_{n−1}, the closed form's sensitivity).
         // An exact fit (q = 2 has no redundant equation) hides this from
         // the singular-value gap, and the closed form has no redundancy at
-        // all. The directions are accurate to about ε; the closed form
-        // moreover has its model error (notes Q5), replayed on its result.
+        // all. The directions are accurate to about ε, or, where noisy
+        // answers contradicted each other, to the width of the angles they
+        // disagree over; the closed form moreover has its model error
+        // (notes Q5), replayed on its result.
         let bias = match estimator {
             Estimator::Fit => T::int(0),
             Estimator::Paper => touching_bias(design, &observations, &shifted, tolerance),
         };
-        let uncertainty = c.clone() * tolerance.clone() + bias.clone();
+        let accuracy =
+            observations
+                .iter()
+                .flat_map(|ob| &ob.consistent)
+                .fold(tolerance.clone(), |acc, c| match c {
+                    Consistent::Contradictory { above, below } => {
+                        acc.max(above.clone() - below.clone())
+                    }
+                    Consistent::Interval { .. } => acc,
+                });
+        let uncertainty = c.clone() * accuracy.clone() + bias.clone();
         if uncertainty > prec::undetermined::<T>() || !uncertainty.finite() {
             warnings.push(Warning::new(
                 Cause::IllConditioned,
                 format!(
                     "the reconstruction's condition {:.3e} times the directions' accuracy {:.1e}, plus the closed form's touching-point bias {:.1e}, exceeds {}: (a, B) is determined only to about {:.0e} ({})",
                     c.to_f64_lossy(),
-                    tolerance.to_f64_lossy(),
+                    accuracy.to_f64_lossy(),
                     bias.to_f64_lossy(),
                     prec::undetermined::<T>().to_f64_lossy(),
                     uncertainty.to_f64_lossy(),
