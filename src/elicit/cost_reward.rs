@@ -644,15 +644,25 @@ impl<T: Scalar> Procedure<T> for CostReward<T> {
     }
 
     fn present(&self, point: &Statistics<T>) -> View {
+        // Per-class accuracy dᵢ/ζᵢ = P(h = i | Y = i), with dᵢ = P(Y = i,
+        // h = i) (what the metric weighs) beside it.
+        let priors = self.population.priors();
         let mut rows: Vec<String> = point
             .d
             .iter()
+            .zip(&priors)
             .enumerate()
-            .map(|(i, d)| {
+            .map(|(i, (d, prior))| {
+                let (d, prior) = (d.to_f64_lossy(), prior.to_f64_lossy());
+                let accuracy = if prior > 0.0 {
+                    format!("{:.2} %", 100.0 * d / prior)
+                } else {
+                    "-".to_string()
+                };
                 format!(
-                    "class {} correct: {:.2} % of all cases",
+                    "class {} accuracy: {accuracy} (correct on {:.2} % of all cases)",
                     i + 1,
-                    100.0 * d.to_f64_lossy()
+                    100.0 * d
                 )
             })
             .collect();
