@@ -30,8 +30,9 @@ use crate::error::{Error, Result};
 use crate::geometry::sphere::Sphere;
 use crate::metric::quadratic::{CubicMetric, GradientField};
 use crate::oracle::Oracle;
+use crate::prec;
 use crate::scalar::Scalar;
-use crate::search::check_epsilon;
+use crate::search::{check_epsilon, Consistent};
 use nalgebra::{DMatrix, DVector};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -224,6 +225,9 @@ pub struct CubicEstimate<T: Scalar> {
     pub c: Vec<T>,
     /// The fit's singular-value gap.
     pub gap: T,
+    /// The fit's condition σ₁/σ_{n−1}: how much it amplifies the
+    /// directions' errors.
+    pub condition: T,
     /// The LPMEs.
     pub observations: Vec<Observation<T>>,
     /// Queries.
@@ -310,6 +314,7 @@ pub fn cubic_with<T: Scalar, P: Probe<T> + ?Sized>(
         b,
         c,
         gap: fit.gap,
+        condition: fit.condition,
         queries: observations.iter().map(|ob| ob.queries).sum(),
         observations,
         warnings,
@@ -345,7 +350,32 @@ pub fn cubic<T: Scalar, O: Oracle<DVector<T>> + ?Sized>(
 ) -> Result<CubicEstimate<T>> {
     check_epsilon(&settings.lpme.eps)?;
     let mut probe = LpmeProbe::new(oracle, settings.lpme.clone());
-    cubic_with(sphere, &mut probe, &settings.small_radius, settings.design)
+    let mut est = cubic_with(sphere, &mut probe, &settings.small_radius, settings.design)?;
+    // As QPME's reconstruction: the directions are accurate to about ε, or
+    // to the width of the angles noisy answers disagreed over, and the fit
+    // amplifies that by its condition. The cubic part moves the gradient
+    // directions by about ‖C‖ρ², so it is the first to go.
+    let accuracy = est.observations.iter().flat_map(|ob| &ob.consistent).fold(
+        settings.lpme.eps.clone(),
+        |acc, c| match c {
+            Consistent::Contradictory { above, below } => acc.max(above.clone() - below.clone()),
+            Consistent::Interval { .. } => acc,
+        },
+    );
+    let uncertainty = est.condition.clone() * accuracy.clone();
+    if uncertainty > prec::undetermined::<T>() || !uncertainty.finite() {
+        est.warnings.push(Warning::new(
+            Cause::IllConditioned,
+            format!(
+                "the fit's condition {:.3e} times the directions' accuracy {:.1e} exceeds {}: (a, B, C) is determined only to about {:.0e} (a smaller epsilon helps; the cubic part is the least determined)",
+                est.condition.to_f64_lossy(),
+                accuracy.to_f64_lossy(),
+                prec::undetermined::<T>().to_f64_lossy(),
+                uncertainty.to_f64_lossy()
+            ),
+        ));
+    }
+    Ok(est)
 }
 
 /// The LPMEs a design takes for q rates.
