@@ -6,28 +6,35 @@
 //! An RBO query on the face (k1, k2) with weights (w1, w2) predicts k1 on
 //! the rows with u = η_{k1}/(η_{k1} + η_{k2}) ≥ δ = w2/(w1 + w2) (002
 //! Prop. 2; a row with η_{k1} = η_{k2} = 0 has u = 1: w1·0 ≥ w2·0). Instead
-//! of sorting the n keys (O(n log n) per face, the approach of
-//! [`super::FiniteMulticlass`]), a face is prepared by **one streaming pass**
-//! (in parallel over blocks of [`BLOCK`] rows) that puts every row in one
-//! of B = 2¹² bins of u (bin j holds j/B ≤ u < (j + 1)/B, bin B holds
-//! u = 1; the product u·B is exact), accumulates per-bin sums of η_{k1}
-//! and η_{k2}, and orders each block's rows by bin (a counting sort of
-//! 2-byte local indices). Cumulative sums from the top (η_{k1} of the rows
-//! at or above a bin) and from the bottom (η_{k2} below it) are kept
-//! separately, so no sum is a difference of two large numbers. Then a
-//! query whose δ is a multiple of 1/B (every query of the halving
-//! strategies down to an interval of 2⁻¹⁰, i.e. ε ≥ 2⁻¹⁰ such as the
-//! papers' 10⁻³) is O(1). A δ strictly inside a bin needs that bin's rows
-//! only: the first such query gathers them from every block's counting
-//! sort (O(blocks + rows of the bin)) and sorts them; every later query in
-//! that bin is a binary search. One elicitation is therefore O(n) per face
-//! after generation (the binning pass), whatever the strategy.
+//! of sorting the n keys (O(n log n) per face), a face is prepared by **one
+//! streaming pass** (in parallel over blocks of [`BLOCK`] rows) that puts
+//! every row in one of B = 2¹² bins of u (bin j holds j/B ≤ u < (j + 1)/B,
+//! bin B holds u = 1; the product u·B is exact), accumulates per-bin sums
+//! of the two class masses (here η_{k1} and η_{k2}), and orders each
+//! block's rows by bin (a counting sort of 2-byte local indices).
+//! Cumulative sums from the top (η_{k1} of the rows at or above a bin) and
+//! from the bottom (η_{k2} below it) are kept separately, so no sum is a
+//! difference of two large numbers. Then a query whose δ is a multiple of
+//! 1/B (every query of the halving strategies down to an interval of
+//! 2⁻¹⁰, i.e. ε ≥ 2⁻¹⁰ such as the papers' 10⁻³) is O(1). A δ strictly
+//! inside a bin needs that bin's rows only: the first such query gathers
+//! them from every block's counting sort (O(blocks + rows of the bin)) and
+//! sorts them; every later query in that bin is a binary search. One
+//! elicitation is therefore O(n) per face after generation (the binning
+//! pass), whatever the strategy.
+//!
+//! The binning and the queries live in one implementation, generic over
+//! where a row's key and its two class masses come from.
 //!
 //! # Precision
 //! Rows are stored as `f64` for every precision (the data, generated or
 //! read once); keys, thresholds and sums are computed in `T` (each `f64`
 //! converts exactly). Sums are taken per fixed block of rows and combined
 //! in block order, so the results do not depend on the number of threads.
+//! Sums of 0/1 masses (labels) are counts, exact below 2⁵³ rows in every
+//! backend; sums of real masses differ from any other order of summation
+//! (a sort's, say) by rounding only, at most (n − 1)·u·Σ m for n rows and
+//! unit roundoff u.
 //!
 //! # Identical classifiers, identical confusions
 //! Two queries that predict k1 on the same set of rows get bit-identical
@@ -36,7 +43,8 @@
 //! or one position inside one bin, and the cumulative sums across an empty
 //! bin add an exact zero.
 
-use super::multiclass::check_face;
+use super::binned::{ratio_key, BinnedFaces, FaceRows};
+pub use super::binned::{FaceStats, BINS, BIN_BITS, BLOCK};
 use super::MulticlassPopulation;
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;
@@ -45,119 +53,37 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-/// log₂ of the number of key bins per face.
-pub const BIN_BITS: u32 = 12;
-/// The number of key bins per face, B = 2¹² (plus one bin for u = 1).
-pub const BINS: usize = 1 << BIN_BITS;
-/// Rows per block: the unit of parallel work, of random streams and of
-/// partial sums (fixed, so results do not depend on the thread count).
-pub const BLOCK: usize = 1 << 16;
 /// Features of the 004 §5 population: x ∈ ℝ¹⁰.
 pub const FEATURES: usize = 10;
 
-/// Timings and counters of a population's face work (see
-/// [`ExpectedMulticlass::stats`]).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct FaceStats {
-    /// Faces prepared (one binning pass each).
-    pub faces: u64,
-    /// Wall time of the binning passes.
-    pub preparation: Duration,
-    /// Bins whose rows were extracted and sorted (δ strictly inside a bin).
-    pub extractions: u64,
-    /// Rows extracted in total.
-    pub extracted_rows: u64,
-    /// Wall time of the extractions.
-    pub extraction: Duration,
-    /// RBO queries answered.
-    pub queries: u64,
-    /// Wall time of the queries, excluding preparation and extraction.
-    pub query: Duration,
+/// The face (k1, k2) of an [`ExpectedMulticlass`]: columns k1 and k2,
+/// masses η_{k1} and η_{k2}.
+struct ExpectedRows<'a> {
+    first: &'a [f64],
+    second: &'a [f64],
 }
 
-#[derive(Debug, Default)]
-struct Counters {
-    faces: AtomicU64,
-    preparation: AtomicU64,
-    extractions: AtomicU64,
-    extracted_rows: AtomicU64,
-    extraction: AtomicU64,
-    queries: AtomicU64,
-    query: AtomicU64,
-}
-
-fn nanos(d: Duration) -> u64 {
-    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
-}
-
-/// The rows of one bin, sorted by key, with cumulative sums.
-#[derive(Debug)]
-struct SortedBin<T> {
-    keys: Vec<T>,
-    /// `above[p]` = Σ η_{k1} over sorted positions ≥ p (len m + 1).
-    above: Vec<T>,
-    /// `below[p]` = Σ η_{k2} over sorted positions < p (len m + 1).
-    below: Vec<T>,
-}
-
-/// One prepared face (k1, k2).
-#[derive(Debug)]
-struct Face<T> {
-    /// Within each block of [`BLOCK`] rows, the rows' local indices
-    /// ordered by bin (a counting sort per block).
-    order: Vec<u16>,
-    /// `starts[b·(B + 2) + j]`: where bin j's rows begin in block b's part
-    /// of `order` (B + 2 entries per block, the last = the block's length).
-    starts: Vec<u32>,
-    /// `upper[j]` = Σ η_{k1} over bins ≥ j (len B + 2).
-    upper: Vec<T>,
-    /// `lower[j]` = Σ η_{k2} over bins < j (len B + 2).
-    lower: Vec<T>,
-    /// Rows per bin (len B + 1).
-    count: Vec<usize>,
-    sorted: Mutex<HashMap<usize, Arc<SortedBin<T>>>>,
-}
-
-/// The key u = a/(a + b) of a row, in `T` (u = 1 when a = b = 0).
-fn key<T: Scalar>(a: f64, b: f64) -> T {
-    let a = T::from_f64_exact(a);
-    let total = a.clone() + T::from_f64_exact(b);
-    if total > T::int(0) {
-        a / total
-    } else {
-        T::int(1)
+impl<T: Scalar> FaceRows<T> for ExpectedRows<'_> {
+    fn len(&self) -> usize {
+        self.first.len()
     }
-}
 
-/// ⌊u·B⌋ for u ∈ [0, 1] (`scale` = B; u·B is exact: B is a power of
-/// two), and whether
-/// u·B is an integer. The integer part is read through `to_f64_lossy`
-/// (exact below 2⁵³ once corrected for rounding up), which avoids a libm
-/// `floor` call per row.
-fn bin<T: Scalar>(u: &T, scale: &T) -> (usize, bool) {
-    let x = u.clone() * scale.clone();
-    let approx = x.to_f64_lossy();
-    if approx.is_nan() || approx <= 0.0 {
-        return (0, x == T::int(0));
+    fn key(&self, r: usize) -> T {
+        ratio_key(
+            &T::from_f64_exact(self.first[r]),
+            &T::from_f64_exact(self.second[r]),
+        )
     }
-    let mut j = (approx as usize).min(BINS);
-    let mut at = T::from_usize(j).unwrap_or_else(T::zero);
-    if at > x {
-        // `to_f64_lossy` rounded a value just below an integer up to it.
-        j -= 1;
-        at = T::from_usize(j).unwrap_or_else(T::zero);
-    }
-    (j, at == x)
-}
 
-/// B as a scalar (the factor of [`bin`]).
-fn scale<T: Scalar>() -> T {
-    T::from_usize(BINS).unwrap_or_else(T::one)
+    fn add_first(&self, r: usize, sum: &mut T) {
+        *sum += &T::from_f64_exact(self.first[r]);
+    }
+
+    fn add_second(&self, r: usize, sum: &mut T) {
+        *sum += &T::from_f64_exact(self.second[r]);
+    }
 }
 
 /// A k-class population of n probability rows, evaluated in expectation.
@@ -180,8 +106,7 @@ pub struct ExpectedMulticlass<T> {
     columns: Vec<Vec<f64>>,
     priors: Vec<T>,
     n_t: T,
-    faces: Vec<OnceLock<Face<T>>>,
-    counters: Counters,
+    faces: BinnedFaces<T>,
     generation: Duration,
     weights: Vec<f64>,
 }
@@ -202,9 +127,6 @@ impl<T: Scalar> ExpectedMulticlass<T> {
         let n = columns[0].len();
         if n == 0 {
             return Err(Error::invalid("rows", "needs at least one row"));
-        }
-        if u16::try_from(BINS).is_err() {
-            return Err(Error::invalid("bins", "bin index does not fit 16 bits"));
         }
         for (i, c) in columns.iter().enumerate() {
             if c.len() != n {
@@ -237,8 +159,7 @@ impl<T: Scalar> ExpectedMulticlass<T> {
             columns,
             priors,
             n_t,
-            faces: (0..k * k).map(|_| OnceLock::new()).collect(),
-            counters: Counters::default(),
+            faces: BinnedFaces::new(k),
             generation,
             weights,
         }
@@ -385,28 +306,12 @@ impl<T: Scalar> ExpectedMulticlass<T> {
 
     /// Bytes held by the rows and by the prepared faces' bin indices.
     pub fn memory_bytes(&self) -> usize {
-        let faces: usize = self
-            .faces
-            .iter()
-            .filter_map(|f| f.get())
-            .map(|f| f.order.len() * 2 + f.starts.len() * 4)
-            .sum();
-        self.k * self.n * 8 + faces
+        self.k * self.n * 8 + self.faces.index_bytes()
     }
 
     /// Counters and timings of face preparation, extraction and queries.
     pub fn stats(&self) -> FaceStats {
-        let c = &self.counters;
-        let d = |a: &AtomicU64| Duration::from_nanos(a.load(Ordering::Relaxed));
-        FaceStats {
-            faces: c.faces.load(Ordering::Relaxed),
-            preparation: d(&c.preparation),
-            extractions: c.extractions.load(Ordering::Relaxed),
-            extracted_rows: c.extracted_rows.load(Ordering::Relaxed),
-            extraction: d(&c.extraction),
-            queries: c.queries.load(Ordering::Relaxed),
-            query: d(&c.query),
-        }
+        self.faces.stats()
     }
 
     /// Prepares the face (k1, k2) now (the first query does it otherwise).
@@ -414,180 +319,17 @@ impl<T: Scalar> ExpectedMulticlass<T> {
     /// # Errors
     /// [`Error::InvalidArgument`] for classes out of range or equal.
     pub fn prepare(&self, k1: usize, k2: usize) -> Result<()> {
-        check_face(self.k, k1, k2, &T::int(1), &T::int(1))?;
-        let _ = self.face(k1, k2);
-        Ok(())
+        self.faces.prepare(k1, k2, &self.face_rows(k1, k2))
     }
 
-    fn face(&self, k1: usize, k2: usize) -> &Face<T> {
-        self.faces[k1 * self.k + k2].get_or_init(|| {
-            let start = Instant::now();
-            let face = self.build_face(k1, k2);
-            self.counters.faces.fetch_add(1, Ordering::Relaxed);
-            self.counters
-                .preparation
-                .fetch_add(nanos(start.elapsed()), Ordering::Relaxed);
-            face
-        })
-    }
-
-    /// One pass, in parallel over blocks: each row's bin, per-bin sums, and
-    /// a counting sort of each block's rows by bin; block results combined
-    /// in block order.
-    fn build_face(&self, k1: usize, k2: usize) -> Face<T> {
-        let (a, b) = (&self.columns[k1], &self.columns[k2]);
-        let mut order = vec![0u16; self.n];
-        type Partial<T> = (Vec<u32>, Vec<T>, Vec<T>);
-        let partials: Vec<Partial<T>> = order
-            .par_chunks_mut(BLOCK)
-            .enumerate()
-            .map(|(blk, out)| {
-                let base = blk * BLOCK;
-                let scale = scale::<T>();
-                let mut starts = vec![0u32; BINS + 2];
-                let mut s1 = vec![T::int(0); BINS + 1];
-                let mut s2 = vec![T::int(0); BINS + 1];
-                let mut bins = vec![0u16; out.len()];
-                for (r, slot) in bins.iter_mut().enumerate() {
-                    let (x, y) = (a[base + r], b[base + r]);
-                    let (j, _) = bin(&key::<T>(x, y), &scale);
-                    *slot = j as u16;
-                    starts[j + 1] += 1;
-                    s1[j] += &T::from_f64_exact(x);
-                    s2[j] += &T::from_f64_exact(y);
-                }
-                for j in 0..=BINS {
-                    starts[j + 1] += starts[j];
-                }
-                let mut cursor = starts.clone();
-                for (r, j) in bins.iter().enumerate() {
-                    let c = &mut cursor[usize::from(*j)];
-                    out[*c as usize] = r as u16;
-                    *c += 1;
-                }
-                (starts, s1, s2)
-            })
-            .collect();
-        let mut count = vec![0usize; BINS + 1];
-        let mut s1 = vec![T::int(0); BINS + 1];
-        let mut s2 = vec![T::int(0); BINS + 1];
-        let mut starts = Vec::with_capacity(partials.len() * (BINS + 2));
-        for (st, x, y) in &partials {
-            for j in 0..=BINS {
-                count[j] += (st[j + 1] - st[j]) as usize;
-                s1[j] += &x[j];
-                s2[j] += &y[j];
-            }
-            starts.extend_from_slice(st);
+    /// The rows of the face (k1, k2); classes out of range give an empty
+    /// view (the faces check the classes before using it).
+    fn face_rows(&self, k1: usize, k2: usize) -> ExpectedRows<'_> {
+        let column = |i: usize| self.columns.get(i).map_or(&[][..], |c| &c[..]);
+        ExpectedRows {
+            first: column(k1),
+            second: column(k2),
         }
-        let mut upper = vec![T::int(0); BINS + 2];
-        for j in (0..=BINS).rev() {
-            upper[j] = upper[j + 1].clone() + s1[j].clone();
-        }
-        let mut lower = vec![T::int(0); BINS + 2];
-        for j in 0..=BINS {
-            lower[j + 1] = lower[j].clone() + s2[j].clone();
-        }
-        Face {
-            order,
-            starts,
-            upper,
-            lower,
-            count,
-            sorted: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// The rows of bin j of a face, sorted by key (ties by row index):
-    /// O(blocks + rows of the bin).
-    fn sorted_bin(&self, face: &Face<T>, k1: usize, k2: usize, j: usize) -> Arc<SortedBin<T>> {
-        let start = Instant::now();
-        let mut rows = Vec::with_capacity(face.count[j]);
-        for (blk, st) in face.starts.chunks(BINS + 2).enumerate() {
-            let base = blk * BLOCK;
-            let local = &face.order[base + st[j] as usize..base + st[j + 1] as usize];
-            rows.extend(local.iter().map(|r| base + usize::from(*r)));
-        }
-        let (a, b) = (&self.columns[k1], &self.columns[k2]);
-        let mut keyed: Vec<(T, usize)> = rows.into_iter().map(|r| (key(a[r], b[r]), r)).collect();
-        keyed.sort_by(|x, y| {
-            x.0.partial_cmp(&y.0)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(x.1.cmp(&y.1))
-        });
-        let m = keyed.len();
-        let mut above = vec![T::int(0); m + 1];
-        for p in (0..m).rev() {
-            above[p] = above[p + 1].clone() + T::from_f64_exact(a[keyed[p].1]);
-        }
-        let mut below = vec![T::int(0); m + 1];
-        for p in 0..m {
-            below[p + 1] = below[p].clone() + T::from_f64_exact(b[keyed[p].1]);
-        }
-        let sorted = Arc::new(SortedBin {
-            keys: keyed.into_iter().map(|(u, _)| u).collect(),
-            above,
-            below,
-        });
-        self.counters.extractions.fetch_add(1, Ordering::Relaxed);
-        self.counters
-            .extracted_rows
-            .fetch_add(m as u64, Ordering::Relaxed);
-        self.counters
-            .extraction
-            .fetch_add(nanos(start.elapsed()), Ordering::Relaxed);
-        if let Ok(mut map) = face.sorted.lock() {
-            map.insert(j, sorted.clone());
-        }
-        sorted
-    }
-
-    /// (Σ η_{k1} over rows predicted k1, Σ η_{k2} over rows predicted k2)
-    /// for the threshold δ ∈ [0, 1], and the time spent preparing the face
-    /// or extracting a bin during this call.
-    fn sums(&self, k1: usize, k2: usize, delta: &T) -> ((T, T), Duration) {
-        let start = Instant::now();
-        let prepared = self.faces[k1 * self.k + k2].get().is_some();
-        let face = self.face(k1, k2);
-        let mut setup = if prepared {
-            Duration::ZERO
-        } else {
-            start.elapsed()
-        };
-        let boundary = |j: usize| (face.upper[j].clone(), face.lower[j].clone());
-        if *delta <= T::int(0) {
-            return (boundary(0), setup);
-        }
-        let (j, exact) = bin(delta, &scale::<T>());
-        if exact || j >= BINS {
-            return (boundary(j), setup);
-        }
-        if face.count[j] == 0 {
-            // Inside an empty bin: the rows of bins > j are predicted k1.
-            return (boundary(j + 1), setup);
-        }
-        let extraction = Instant::now();
-        let cached = face.sorted.lock().ok().and_then(|m| m.get(&j).cloned());
-        let sorted = match cached {
-            Some(s) => s,
-            None => {
-                let s = self.sorted_bin(face, k1, k2, j);
-                setup += extraction.elapsed();
-                s
-            }
-        };
-        let p = sorted.keys.partition_point(|u| u < delta);
-        let out = if p == 0 {
-            boundary(j)
-        } else if p == sorted.keys.len() {
-            boundary(j + 1)
-        } else {
-            (
-                face.upper[j + 1].clone() + sorted.above[p].clone(),
-                face.lower[j].clone() + sorted.below[p].clone(),
-            )
-        };
-        (out, setup)
     }
 }
 
@@ -616,18 +358,7 @@ impl<T: Scalar> MulticlassPopulation<T> for ExpectedMulticlass<T> {
     }
 
     fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>> {
-        check_face(self.k, k1, k2, w1, w2)?;
-        let start = Instant::now();
-        let delta = w2.clone() / (w1.clone() + w2.clone());
-        let ((s1, s2), setup) = self.sums(k1, k2, &delta);
-        let mut d = DVector::from_element(self.k, T::int(0));
-        d[k1] = s1 / self.n_t.clone();
-        d[k2] = s2 / self.n_t.clone();
-        self.counters.queries.fetch_add(1, Ordering::Relaxed);
-        self.counters.query.fetch_add(
-            nanos(start.elapsed().saturating_sub(setup)),
-            Ordering::Relaxed,
-        );
-        Ok(d)
+        self.faces
+            .rbo_diagonal(k1, k2, w1, w2, &self.face_rows(k1, k2), &self.n_t)
     }
 }

@@ -23,6 +23,7 @@
 
 mod binary_finite;
 mod binary_synthetic;
+mod binned;
 pub mod build;
 pub mod csv_file;
 mod dataset;
