@@ -1,6 +1,7 @@
 //! Binned faces: the one implementation of RBO queries on a face (k1, k2)
-//! of n rows, used by [`super::ExpectedMulticlass`] (η in expectation).
-//! The technique and its guarantees are described in [`super::expected`].
+//! of n rows, shared by [`super::ExpectedMulticlass`] (η in expectation)
+//! and [`super::FiniteMulticlass`] (labels, or η̂ in expectation). The
+//! technique and its guarantees are described in [`super::expected`].
 //!
 //! A population tells where a row's key u ∈ [0, 1] and its two class
 //! masses come from ([`FaceRows`]): u = s_{k1}/(s_{k1} + s_{k2}) of the
@@ -34,7 +35,8 @@ pub const BLOCK: usize = 1 << 16;
 const _: () = assert!(BINS <= u16::MAX as usize && BLOCK <= u16::MAX as usize + 1);
 
 /// Timings and counters of a population's face work (see
-/// [`super::ExpectedMulticlass::stats`]).
+/// [`super::ExpectedMulticlass::stats`] and
+/// [`super::FiniteMulticlass::stats`]).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct FaceStats {
     /// Faces prepared (one binning pass each).

@@ -23,8 +23,10 @@
 //! elicitation is therefore O(n) per face after generation (the binning
 //! pass), whatever the strategy.
 //!
-//! The binning and the queries live in one implementation, generic over
-//! where a row's key and its two class masses come from.
+//! [`super::FiniteMulticlass`] (labelled rows, mass 1[y = i], or η̂ in
+//! expectation, scores in `T`) prepares and queries its faces with the
+//! same code: one implementation, generic over where a row's key and its
+//! two class masses come from.
 //!
 //! # Precision
 //! Rows are stored as `f64` for every precision (the data, generated or

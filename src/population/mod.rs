@@ -10,7 +10,9 @@
 //! * [`MulticlassPopulation`] (002): restricted-Bayes-optimal diagonal
 //!   confusions on a face (k1, k2).
 //!   - [`LogisticMulticlass`]: 002 §6.1, by precision-generic quadrature;
-//!   - [`FiniteMulticlass`]: an n×k score matrix, O(log n) per query;
+//!   - [`FiniteMulticlass`]: an n×k score matrix at the working precision
+//!     with labels (or η̂ in expectation); one O(n) pass per face, the
+//!     binned faces of [`expected`];
 //!   - [`ExpectedMulticlass`]: n probability rows evaluated in expectation
 //!     (no labels), e.g. the 004 §5 population of 10⁷ rows generated in
 //!     parallel; one O(n) pass per face, O(1) per query (see [`expected`]);

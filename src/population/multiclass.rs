@@ -2,11 +2,12 @@
 //! optimal classifiers on a face (k1, k2) (Prop. 2) and full confusions of
 //! weighted classifiers h(x) = argmaxᵢ wᵢηᵢ(x).
 
+use super::binned::{ratio_key, BinnedFaces, FaceRows};
+use super::FaceStats;
 use crate::error::{Error, Result};
 use crate::quadrature::GaussLegendre;
 use crate::scalar::Scalar;
 use nalgebra::{DMatrix, DVector};
-use std::sync::OnceLock;
 
 /// A k-class population.
 pub trait MulticlassPopulation<T: Scalar> {
@@ -283,33 +284,95 @@ impl<T: Scalar> MulticlassPopulation<T> for LogisticMulticlass<T> {
     }
 }
 
-/// One face (k1, k2) of a finite sample, prepared for O(log n) queries:
-/// rows sorted by r = s_{k1}/(s_{k1} + s_{k2}), with prefix sums of the
-/// class masses of k1 and k2 (label counts, or η̂ for expected confusions).
+/// The class masses of a [`FiniteMulticlass`]'s rows.
 #[derive(Debug)]
-struct Face<T> {
-    ratios: Vec<T>,
-    k1_below: Vec<T>,
-    k2_below: Vec<T>,
+enum Masses<T> {
+    /// Row r has label y_r: mass 1[y_r = i] of class i.
+    Labels(Vec<usize>),
+    /// Row-major n×k: row r has mass η̂ᵢ(x_r) of class i.
+    Expected(Vec<T>),
+}
+
+/// The face (k1, k2) of a [`FiniteMulticlass`]: keys from the scores,
+/// masses from the labels or η̂.
+struct FiniteRows<'a, T> {
+    k: usize,
+    k1: usize,
+    k2: usize,
+    scores: &'a [T],
+    masses: &'a Masses<T>,
+    one: T,
+}
+
+impl<T: Scalar> FiniteRows<'_, T> {
+    fn add(&self, r: usize, class: usize, sum: &mut T) {
+        match self.masses {
+            Masses::Labels(y) => {
+                if y[r] == class {
+                    *sum += &self.one;
+                }
+            }
+            Masses::Expected(m) => *sum += &m[r * self.k + class],
+        }
+    }
+}
+
+impl<T: Scalar> FaceRows<T> for FiniteRows<'_, T> {
+    fn len(&self) -> usize {
+        self.scores.len() / self.k
+    }
+
+    fn key(&self, r: usize) -> T {
+        ratio_key(
+            &self.scores[r * self.k + self.k1],
+            &self.scores[r * self.k + self.k2],
+        )
+    }
+
+    fn add_first(&self, r: usize, sum: &mut T) {
+        self.add(r, self.k1, sum);
+    }
+
+    fn add_second(&self, r: usize, sum: &mut T) {
+        self.add(r, self.k2, sum);
+    }
 }
 
 /// The empirical population of n rows of class scores η̂(x) ∈ R^k and labels.
 ///
 /// RBO queries on a face (k1, k2) predict k1 iff w1·s_{k1} ≥ w2·s_{k2}, i.e.
-/// iff s_{k1}/(s_{k1} + s_{k2}) ≥ w2/(w1 + w2). The first query on a face
-/// sorts the n rows by that ratio, O(n log n); every query after that is a
-/// binary search, O(log n).
+/// iff u = s_{k1}/(s_{k1} + s_{k2}) ≥ δ = w2/(w1 + w2) (u = 1 when both
+/// scores are 0), computed at the working precision. Faces are the binned
+/// faces described in [`super::expected`], the same code as
+/// [`super::ExpectedMulticlass`]'s: the first query on a face prepares it
+/// in one O(n) pass that bins the rows by u (no sort of the n rows); a
+/// query is then O(1) when δ is a multiple of 2⁻¹², and otherwise sorts
+/// the rows of δ's bin once (only those) and binary-searches them.
 ///
 /// [`FiniteMulticlass::expected`] builds the same population with
 /// confusions in expectation under the scores instead of the labels: row r
 /// counts η̂ᵢ(x_r) towards class i.
+///
+/// The scores are stored in `T` (data read from text is rounded once, at
+/// the working precision), and so are the expected masses.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::population::{FiniteMulticlass, MulticlassPopulation};
+/// // Three rows, two classes: scores (s₁, s₂) and labels.
+/// let scores = vec![0.9, 0.1, 0.4, 0.6, 0.0, 0.0];
+/// let pop = FiniteMulticlass::<f64>::new(2, scores, vec![0, 1, 0]).unwrap();
+/// // δ = 1/2: rows 0 (u = 0.9) and 2 (u = 1, both scores 0) are predicted
+/// // class 1, both labelled 1; row 1 is predicted class 2, labelled 2.
+/// let d = pop.rbo_diagonal(0, 1, &0.5, &0.5).unwrap();
+/// assert_eq!((d[0], d[1]), (2.0 / 3.0, 1.0 / 3.0));
+/// ```
 #[derive(Debug)]
 pub struct FiniteMulticlass<T> {
     k: usize,
     scores: Vec<T>,
-    /// Row-major n×k class masses: one-hot labels, or η̂ (expected).
-    mass: Vec<T>,
-    faces: Vec<OnceLock<Face<T>>>,
+    masses: Masses<T>,
+    faces: BinnedFaces<T>,
     n: T,
 }
 
@@ -333,27 +396,14 @@ impl<T: Scalar> FiniteMulticlass<T> {
                 ),
             ));
         }
-        if let Some(i) = scores.iter().position(|s| !s.finite() || *s < T::int(0)) {
-            return Err(Error::invalid(
-                "scores",
-                format!(
-                    "row {}: score {} is not a finite number >= 0",
-                    i / k,
-                    scores[i]
-                ),
-            ));
-        }
+        check_scores(k, &scores)?;
         if let Some(i) = labels.iter().position(|&y| y >= k) {
             return Err(Error::invalid(
                 "labels",
                 format!("row {i}: label {} is not below k = {k}", labels[i]),
             ));
         }
-        let mut mass = vec![T::int(0); scores.len()];
-        for (r, &y) in labels.iter().enumerate() {
-            mass[r * k + y] = T::int(1);
-        }
-        Ok(Self::with_mass(k, scores, mass))
+        Ok(Self::with_masses(k, scores, Masses::Labels(labels)))
     }
 
     /// From row-major class probabilities η̂ (n·k values ≥ 0, each row
@@ -371,16 +421,7 @@ impl<T: Scalar> FiniteMulticlass<T> {
                 format!("{} scores for k = {k}", scores.len()),
             ));
         }
-        if let Some(i) = scores.iter().position(|s| !s.finite() || *s < T::int(0)) {
-            return Err(Error::invalid(
-                "scores",
-                format!(
-                    "row {}: score {} is not a finite number >= 0",
-                    i / k,
-                    scores[i]
-                ),
-            ));
-        }
+        check_scores(k, &scores)?;
         let mut mass = scores.clone();
         for (r, row) in mass.chunks_mut(k).enumerate() {
             let total = row.iter().fold(T::int(0), |s, v| s + v.clone());
@@ -394,18 +435,17 @@ impl<T: Scalar> FiniteMulticlass<T> {
                 *v = v.clone() / total.clone();
             }
         }
-        Ok(Self::with_mass(k, scores, mass))
+        Ok(Self::with_masses(k, scores, Masses::Expected(mass)))
     }
 
-    fn with_mass(k: usize, scores: Vec<T>, mass: Vec<T>) -> Self {
+    fn with_masses(k: usize, scores: Vec<T>, masses: Masses<T>) -> Self {
         let rows = scores.len() / k;
         let n = T::from_u64(rows as u64).unwrap_or_else(T::one);
-        let faces = (0..k * k).map(|_| OnceLock::new()).collect();
         FiniteMulticlass {
             k,
             scores,
-            mass,
-            faces,
+            masses,
+            faces: BinnedFaces::new(k),
             n,
         }
     }
@@ -420,50 +460,46 @@ impl<T: Scalar> FiniteMulticlass<T> {
         self.scores.is_empty()
     }
 
-    /// Sorts the rows for face (k1, k2) now (the first query does it
-    /// otherwise); returns immediately if already prepared.
+    /// Prepares the face (k1, k2) now, one O(n) binning pass (the first
+    /// query does it otherwise); returns immediately if already prepared,
+    /// and does nothing for classes out of range or equal (a query on such
+    /// a face reports the error).
     pub fn prepare(&self, k1: usize, k2: usize) {
-        let _ = self.face(k1, k2);
+        let _ = self.faces.prepare(k1, k2, &self.face_rows(k1, k2));
     }
 
-    fn face(&self, k1: usize, k2: usize) -> &Face<T> {
-        self.faces[k1 * self.k + k2].get_or_init(|| {
-            let one = T::int(1);
-            let mut rows: Vec<(T, usize)> = (0..self.len())
-                .map(|r| {
-                    let (a, b) = (&self.scores[r * self.k + k1], &self.scores[r * self.k + k2]);
-                    let total = a.clone() + b.clone();
-                    // 0/0: w1·0 ≥ w2·0 holds, so the row is predicted k1.
-                    let ratio = if total > T::int(0) {
-                        a.clone() / total
-                    } else {
-                        one.clone()
-                    };
-                    (ratio, r)
-                })
-                .collect();
-            rows.sort_by(|x, y| x.0.partial_cmp(&y.0).unwrap_or(std::cmp::Ordering::Equal));
-            let mut k1_below = Vec::with_capacity(rows.len() + 1);
-            let mut k2_below = Vec::with_capacity(rows.len() + 1);
-            let (mut c1, mut c2) = (T::int(0), T::int(0));
-            k1_below.push(c1.clone());
-            k2_below.push(c2.clone());
-            for (_, r) in &rows {
-                c1 += &self.mass[r * self.k + k1];
-                c2 += &self.mass[r * self.k + k2];
-                k1_below.push(c1.clone());
-                k2_below.push(c2.clone());
-            }
-            Face {
-                ratios: rows.into_iter().map(|r| r.0).collect(),
-                k1_below,
-                k2_below,
-            }
-        })
+    /// Counters and timings of face preparation (the binning passes), bin
+    /// extractions and queries.
+    pub fn stats(&self) -> FaceStats {
+        self.faces.stats()
     }
 
-    fn fraction(&self, mass: T) -> T {
-        mass / self.n.clone()
+    /// The rows of the face (k1, k2), which must be classes below k (the
+    /// faces check them before reading a row).
+    fn face_rows(&self, k1: usize, k2: usize) -> FiniteRows<'_, T> {
+        FiniteRows {
+            k: self.k,
+            k1,
+            k2,
+            scores: &self.scores,
+            masses: &self.masses,
+            one: T::int(1),
+        }
+    }
+}
+
+/// Every score finite and ≥ 0.
+fn check_scores<T: Scalar>(k: usize, scores: &[T]) -> Result<()> {
+    match scores.iter().position(|s| !s.finite() || *s < T::int(0)) {
+        Some(i) => Err(Error::invalid(
+            "scores",
+            format!(
+                "row {}: score {} is not a finite number >= 0",
+                i / k,
+                scores[i]
+            ),
+        )),
+        None => Ok(()),
     }
 }
 
@@ -474,24 +510,30 @@ impl<T: Scalar> MulticlassPopulation<T> for FiniteMulticlass<T> {
 
     fn priors(&self) -> Vec<T> {
         let mut totals = vec![T::int(0); self.k];
-        for row in self.mass.chunks(self.k) {
-            for (t, m) in totals.iter_mut().zip(row) {
-                *t += m;
+        match &self.masses {
+            Masses::Labels(labels) => {
+                let mut counts = vec![0u64; self.k];
+                for &y in labels {
+                    counts[y] += 1;
+                }
+                for (t, c) in totals.iter_mut().zip(counts) {
+                    *t = T::from_u64(c).unwrap_or_else(T::zero);
+                }
+            }
+            Masses::Expected(mass) => {
+                for row in mass.chunks(self.k) {
+                    for (t, m) in totals.iter_mut().zip(row) {
+                        *t += m;
+                    }
+                }
             }
         }
-        totals.into_iter().map(|c| self.fraction(c)).collect()
+        totals.into_iter().map(|c| c / self.n.clone()).collect()
     }
 
     fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>> {
-        check_face(self.k, k1, k2, w1, w2)?;
-        let face = self.face(k1, k2);
-        let delta = w2.clone() / (w1.clone() + w2.clone());
-        let below = face.ratios.partition_point(|r| *r < delta);
-        let total = face.ratios.len();
-        let mut d = DVector::from_element(self.k, T::int(0));
-        d[k1] = self.fraction(face.k1_below[total].clone() - face.k1_below[below].clone());
-        d[k2] = self.fraction(face.k2_below[below].clone());
-        Ok(d)
+        self.faces
+            .rbo_diagonal(k1, k2, w1, w2, &self.face_rows(k1, k2), &self.n)
     }
 }
 

@@ -8,6 +8,7 @@
 mod binary_003;
 mod cli;
 mod cost_reward_004;
+mod faces;
 mod fair_001;
 mod fuzz_regressions;
 mod multiclass_002;
