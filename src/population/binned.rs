@@ -18,9 +18,8 @@ use crate::error::Result;
 use crate::scalar::Scalar;
 use nalgebra::DVector;
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// log₂ of the number of key bins per face.
@@ -127,7 +126,9 @@ struct Face<T> {
     lower: Vec<T>,
     /// Rows per bin (len B + 1).
     count: Vec<usize>,
-    sorted: Mutex<HashMap<usize, Arc<SortedBin<T>>>>,
+    /// Bin j's rows sorted, once a query fell strictly inside bin j
+    /// (len B + 1).
+    sorted: Vec<OnceLock<SortedBin<T>>>,
 }
 
 /// ⌊u·B⌋ for u ∈ [0, 1] (`scale` = B; u·B is exact: B is a power of
@@ -256,7 +257,7 @@ impl<T: Scalar> BinnedFaces<T> {
 
     /// The rows of bin j of a face, sorted by key (ties by row index):
     /// O(blocks + rows of the bin).
-    fn sorted_bin(&self, face: &Face<T>, rows: &impl FaceRows<T>, j: usize) -> Arc<SortedBin<T>> {
+    fn sorted_bin(&self, face: &Face<T>, rows: &impl FaceRows<T>, j: usize) -> SortedBin<T> {
         let start = Instant::now();
         let mut members = Vec::with_capacity(face.count[j]);
         for (blk, st) in face.starts.chunks(BINS + 2).enumerate() {
@@ -283,11 +284,11 @@ impl<T: Scalar> BinnedFaces<T> {
             tail[0].clone_from(&head[p]);
             rows.add_second(keyed[p].1, &mut tail[0]);
         }
-        let sorted = Arc::new(SortedBin {
+        let sorted = SortedBin {
             keys: keyed.into_iter().map(|(u, _)| u).collect(),
             above,
             below,
-        });
+        };
         self.counters.extractions.fetch_add(1, Ordering::Relaxed);
         self.counters
             .extracted_rows
@@ -295,9 +296,6 @@ impl<T: Scalar> BinnedFaces<T> {
         self.counters
             .extraction
             .fetch_add(nanos(start.elapsed()), Ordering::Relaxed);
-        if let Ok(mut map) = face.sorted.lock() {
-            map.insert(j, sorted.clone());
-        }
         sorted
     }
 
@@ -325,12 +323,11 @@ impl<T: Scalar> BinnedFaces<T> {
             // Inside an empty bin: the rows of bins > j are predicted k1.
             return (boundary(j + 1), setup);
         }
-        let extraction = Instant::now();
-        let cached = face.sorted.lock().ok().and_then(|m| m.get(&j).cloned());
-        let sorted = match cached {
+        let sorted = match face.sorted[j].get() {
             Some(s) => s,
             None => {
-                let s = self.sorted_bin(face, rows, j);
+                let extraction = Instant::now();
+                let s = face.sorted[j].get_or_init(|| self.sorted_bin(face, rows, j));
                 setup += extraction.elapsed();
                 s
             }
@@ -411,6 +408,6 @@ fn build_face<T: Scalar>(rows: &impl FaceRows<T>) -> Face<T> {
         upper,
         lower,
         count,
-        sorted: Mutex::new(HashMap::new()),
+        sorted: (0..=BINS).map(|_| OnceLock::new()).collect(),
     }
 }
