@@ -380,22 +380,41 @@ impl<T: Scalar> Asked<T> {
     where
         F: FnMut(&T, &T) -> Result<Preference>,
     {
-        let answer = f(upper, lower)?;
-        self.queries += 1;
+        let answer = self.pose(f, upper, lower)?;
         match answer {
-            Preference::First => {
-                if *lower > self.above {
-                    self.above.clone_from(lower);
-                }
-            }
-            Preference::Second => {
-                if *upper < self.below {
-                    self.below.clone_from(upper);
-                }
-            }
-            Preference::Indifferent => self.ties += 1,
+            Preference::First => self.at_least(lower),
+            Preference::Second => self.at_most(upper),
+            Preference::Indifferent => {}
         }
         Ok(answer)
+    }
+
+    /// Asks Ω(x, y) and counts the query (and a tie); the caller narrows
+    /// the consistent set as its strategy reads the answer.
+    fn pose<F>(&mut self, f: &mut F, x: &T, y: &T) -> Result<Preference>
+    where
+        F: FnMut(&T, &T) -> Result<Preference>,
+    {
+        let answer = f(x, y)?;
+        self.queries += 1;
+        if answer == Preference::Indifferent {
+            self.ties += 1;
+        }
+        Ok(answer)
+    }
+
+    /// Every maximizer consistent with the answers is at or above `x`.
+    fn at_least(&mut self, x: &T) {
+        if *x > self.above {
+            self.above.clone_from(x);
+        }
+    }
+
+    /// Every maximizer consistent with the answers is at or below `x`.
+    fn at_most(&mut self, x: &T) {
+        if *x < self.below {
+            self.below.clone_from(x);
+        }
     }
 
     /// [`Asked::answer`] in the papers' binary reading: is `upper` strictly
@@ -547,29 +566,18 @@ where
         }
         let Quarters { c, d, e, .. } = &mut p;
         let q = &mut s.asked;
-        let answer = f(e, c)?;
-        q.queries += 1;
-        match answer {
+        match q.pose(f, e, c)? {
             Preference::First => {
-                if *d > q.above {
-                    q.above.clone_from(d);
-                }
+                q.at_least(d);
                 std::mem::swap(&mut s.a, d);
             }
             Preference::Second => {
-                if *d < q.below {
-                    q.below.clone_from(d);
-                }
+                q.at_most(d);
                 std::mem::swap(&mut s.b, d);
             }
             Preference::Indifferent => {
-                q.ties += 1;
-                if *c > q.above {
-                    q.above.clone_from(c);
-                }
-                if *e < q.below {
-                    q.below.clone_from(e);
-                }
+                q.at_least(c);
+                q.at_most(e);
                 std::mem::swap(&mut s.a, c);
                 std::mem::swap(&mut s.b, e);
             }
