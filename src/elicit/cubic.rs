@@ -23,7 +23,8 @@
 use super::gradient_fit::{fit_direct, Direction, GradientModel, QuadraticModel};
 use super::lpme::LpmeSettings;
 use super::qpme::{
-    gap_warnings, Design, Estimator, ExactProbe, LpmeProbe, Observation, Probe, QpmeEstimate,
+    directions_accuracy, gap_warnings, Design, Estimator, ExactProbe, LpmeProbe, Observation,
+    Probe, QpmeEstimate,
 };
 use super::{Cause, Warning};
 use crate::error::{Error, Result};
@@ -32,7 +33,7 @@ use crate::metric::quadratic::{CubicMetric, GradientField};
 use crate::oracle::Oracle;
 use crate::prec;
 use crate::scalar::Scalar;
-use crate::search::{check_epsilon, Consistent};
+use crate::search::check_epsilon;
 use nalgebra::{DMatrix, DVector};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -355,13 +356,7 @@ pub fn cubic<T: Scalar, O: Oracle<DVector<T>> + ?Sized>(
     // to the width of the angles noisy answers disagreed over, and the fit
     // amplifies that by its condition. The cubic part moves the gradient
     // directions by about ‖C‖ρ², so it is the first to go.
-    let accuracy = est.observations.iter().flat_map(|ob| &ob.consistent).fold(
-        settings.lpme.eps.clone(),
-        |acc, c| match c {
-            Consistent::Contradictory { above, below } => acc.max(above.clone() - below.clone()),
-            Consistent::Interval { .. } => acc,
-        },
-    );
+    let accuracy = directions_accuracy(&est.observations, &settings.lpme.eps);
     let uncertainty = est.condition.clone() * accuracy.clone();
     if uncertainty > prec::undetermined::<T>() || !uncertainty.finite() {
         est.warnings.push(Warning::new(

@@ -885,6 +885,21 @@ fn touching_bias<T: Scalar>(
     }
 }
 
+/// How accurately the LPMEs' answers fix their directions: the search
+/// tolerance `eps`, or, where noisy answers contradicted each other, the
+/// widest range of angles they disagreed over. A reconstruction amplifies
+/// it by its condition (QPME's and the cubic fit's ill-conditioned
+/// warnings).
+pub fn directions_accuracy<T: Scalar>(observations: &[Observation<T>], eps: &T) -> T {
+    observations
+        .iter()
+        .flat_map(|ob| &ob.consistent)
+        .fold(eps.clone(), |acc, c| match c {
+            Consistent::Contradictory { above, below } => acc.max(above.clone() - below.clone()),
+            Consistent::Interval { .. } => acc,
+        })
+}
+
 /// Reconstructs (a, B) from the observations of [`observe`].
 ///
 /// # Errors
@@ -921,16 +936,7 @@ pub fn reconstruct<T: Scalar>(
             Estimator::Fit => T::int(0),
             Estimator::Paper => touching_bias(design, &observations, &shifted, tolerance),
         };
-        let accuracy =
-            observations
-                .iter()
-                .flat_map(|ob| &ob.consistent)
-                .fold(tolerance.clone(), |acc, c| match c {
-                    Consistent::Contradictory { above, below } => {
-                        acc.max(above.clone() - below.clone())
-                    }
-                    Consistent::Interval { .. } => acc,
-                });
+        let accuracy = directions_accuracy(&observations, tolerance);
         let uncertainty = c.clone() * accuracy.clone() + bias.clone();
         if uncertainty > prec::undetermined::<T>() || !uncertainty.finite() {
             warnings.push(Warning::new(
