@@ -742,7 +742,11 @@ fn reproduction_rows() {
         }
     }
     for r in cubic::<f64>(2, 2019).unwrap() {
-        if r.row.contains("ours") {
+        if r.row.contains("comparisons") {
+            // From an exact oracle's answers at 1e-5: measured at most 0.027
+            // (10 metrics per q).
+            assert!(r.error < 0.1, "{}: {}", r.row, r.error);
+        } else if r.row.contains("ours") {
             assert!(r.error < 1e-9, "{}: {}", r.row, r.error);
         } else {
             assert!(r.error > 1e-2, "{}: {}", r.row, r.error);
