@@ -165,8 +165,24 @@ fn plain_case(case: &QuadraticCase) -> Result<(), String> {
     Ok(())
 }
 
+/// Fair QPME on m ∈ {2, 3} groups of k ∈ {2, 3} classes (bits 0 and 1 of
+/// `groups`), with general rates (q = k² − k) when bit 2 is set and k = 2,
+/// diagonal rates (q = k) otherwise.
 fn fair_case(case: &QuadraticCase) -> Result<(), String> {
-    let (k, m) = (2, 2 + usize::from(case.groups % 2));
+    let (k, m) = (
+        2 + usize::from(case.groups / 2 % 2),
+        2 + usize::from(case.groups % 2),
+    );
+    let rates = if k == 2 && case.groups & 4 != 0 {
+        Rates::General
+    } else {
+        Rates::Diagonal
+    };
+    let q = if rates == Rates::General {
+        k * k - k
+    } else {
+        k
+    };
     let c = &case.coefficients;
     let t: Vec<Vec<f64>> = {
         let raw: Vec<Vec<f64>> = (0..m)
@@ -181,18 +197,18 @@ fn fair_case(case: &QuadraticCase) -> Result<(), String> {
             .map(|r| r.iter().zip(&sums).map(|(v, s)| v / s).collect())
             .collect()
     };
-    let Ok(groups) = Groups::with_rates(k, t, None, Rates::Diagonal) else {
+    let Ok(groups) = Groups::with_rates(k, t, None, rates) else {
         return Ok(());
     };
-    let a = DVector::from_fn(k, |i, _| 0.05 + coefficient(c, i).abs());
+    let a = DVector::from_fn(q, |i, _| 0.05 + coefficient(c, i).abs());
     let b: Vec<DMatrix<f64>> = (0..m * (m - 1) / 2)
         .map(|p| {
-            let l = DMatrix::from_fn(k, k, |i, j| coefficient(c, 10 + p * 4 + i * k + j));
+            let l = DMatrix::from_fn(q, q, |i, j| coefficient(c, 10 + p * q * q + i * q + j));
             &l * l.transpose()
         })
         .collect();
     let lambda = 0.05 + 0.9 * f64::from(case.lambda) / 255.0;
-    let Ok(metric) = FairQuadraticMetric::normalized(a, b, lambda, Rates::Diagonal) else {
+    let Ok(metric) = FairQuadraticMetric::normalized(a, b, lambda, rates) else {
         return Ok(());
     };
     let s = settings(case);
@@ -225,6 +241,19 @@ fn fair_case(case: &QuadraticCase) -> Result<(), String> {
         return Err(format!(
             "{case:?}: estimate breaks Def. 4's normalization: {est:?}"
         ));
+    }
+    // With an exact oracle, the fit and no warning: Def. 4's parts within
+    // generous multiples of what 40 000 random cases (k, m ∈ {2, 3}, both
+    // strategies, 4 159 of them exact and quiet) reached at ε = 10⁻³:
+    // ‖a − â‖ 4.9e-4, |λ − λ̂| 0.031, Σ‖B^{uv} − B̂^{uv}‖_F 0.84 (of at most
+    // 4 under the normalization ½Σ‖B^{uv}‖_F = 1; a sign flip of B̂ is 4).
+    if case.eps_omega() == 0.0 && fs.estimator == Estimator::Fit && est.warnings.is_empty() {
+        let (ea, eb, el) = metric.errors(&est.a, &est.b, &est.lambda);
+        if ea > 0.01 || el > 0.25 || eb > 2.0 {
+            return Err(format!(
+                "{case:?}: exact oracle, fair errors a {ea}, B {eb}, lambda {el}"
+            ));
+        }
     }
     if est.queries != oracle.queries() {
         return Err(format!(
