@@ -34,6 +34,7 @@ use crate::error::{Error, Result};
 use ndarray::{Array1, Array2, Axis};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use smartcore::linalg::basic::matrix::DenseMatrix;
 use std::io::Write;
 use std::path::Path;
 
@@ -131,6 +132,22 @@ pub fn argmax(values: impl Iterator<Item = f64>) -> usize {
     best.0
 }
 
+fn tree_failed(e: smartcore::error::Failed) -> Error {
+    Error::invalid("pool", format!("decision tree: {e}"))
+}
+
+/// `rows` as smartcore's matrix, converted once per family of trees that
+/// predict the same rows (not once per tree).
+fn dense(rows: &Array2<f64>) -> Result<DenseMatrix<f64>> {
+    DenseMatrix::new(
+        rows.nrows(),
+        rows.ncols(),
+        rows.iter().copied().collect(),
+        false,
+    )
+    .map_err(tree_failed)
+}
+
 /// A CART tree (Gini) of at most `depth` levels that splits nodes of at
 /// least `min_split` rows, trained on `x`, `y` with row `r` counted
 /// `copies[r]` times (all once when `None`), predicting the rows of `test`.
@@ -140,13 +157,13 @@ fn tree(
     copies: Option<&[usize]>,
     depth: usize,
     min_split: usize,
-    test: &Array2<f64>,
+    test: &DenseMatrix<f64>,
 ) -> Result<Vec<usize>> {
-    use smartcore::linalg::basic::matrix::DenseMatrix;
+    use smartcore::linalg::basic::arrays::Array as _;
     use smartcore::tree::decision_tree_classifier::{
         DecisionTreeClassifier, DecisionTreeClassifierParameters,
     };
-    let fail = |e: smartcore::error::Failed| Error::invalid("pool", format!("decision tree: {e}"));
+    let fail = tree_failed;
     let times = |r: usize| copies.map_or(1, |c| c[r]);
     // Row-major values of the training rows, each repeated `times(r)` times.
     let mut values = Vec::new();
@@ -162,7 +179,9 @@ fn tree(
     // CART needs two classes; a one-class sample predicts its class.
     match labels.first() {
         None => return Err(Error::invalid("pool", "a tree has no training rows")),
-        Some(&c) if labels.iter().all(|&l| l == c) => return Ok(vec![c as usize; test.nrows()]),
+        Some(&c) if labels.iter().all(|&l| l == c) => {
+            return Ok(vec![c as usize; test.shape().0]);
+        }
         Some(_) => {}
     }
     let x = DenseMatrix::new(labels.len(), x.ncols(), values, false).map_err(fail)?;
@@ -177,15 +196,8 @@ fn tree(
     };
     let model: DecisionTreeClassifier<f64, u32, DenseMatrix<f64>, Vec<u32>> =
         DecisionTreeClassifier::fit(&x, &labels, params).map_err(fail)?;
-    let test = DenseMatrix::new(
-        test.nrows(),
-        test.ncols(),
-        test.iter().copied().collect(),
-        false,
-    )
-    .map_err(fail)?;
     Ok(model
-        .predict(&test)
+        .predict(test)
         .map_err(fail)?
         .into_iter()
         .map(|c| c as usize)
@@ -220,6 +232,7 @@ fn trees(
 ) -> Result<Vec<Classifier>> {
     let (n, p) = train.features.dim();
     let cols: Vec<usize> = (0..p).collect();
+    let rows_to_predict = dense(&test.features)?;
     (0..count)
         .map(|i| {
             let depth = 1 + i % 8;
@@ -228,7 +241,7 @@ fn trees(
             let (x, y) = subset(train, &rows, &cols);
             Ok(Classifier {
                 name: format!("tree-d{depth}-s{split}-{i}"),
-                predictions: tree(&x, &y, None, depth, split, &test.features)?,
+                predictions: tree(&x, &y, None, depth, split, &rows_to_predict)?,
             })
         })
         .collect()
@@ -242,6 +255,7 @@ fn weighted_trees(
 ) -> Result<Vec<Classifier>> {
     let (n, p) = train.features.dim();
     let cols: Vec<usize> = (0..p).collect();
+    let rows_to_predict = dense(&test.features)?;
     (0..count)
         .map(|i| {
             let depth = 2 + i % 6;
@@ -253,7 +267,7 @@ fn weighted_trees(
             let copies: Vec<usize> = y.iter().map(|&c| w[c]).collect();
             Ok(Classifier {
                 name: format!("weighted-tree-d{depth}-{i}"),
-                predictions: tree(&x, &y, Some(&copies), depth, 2, &test.features)?,
+                predictions: tree(&x, &y, Some(&copies), depth, 2, &rows_to_predict)?,
             })
         })
         .collect()
@@ -283,7 +297,7 @@ fn subspace_trees(
                     None,
                     depth,
                     2,
-                    &test.features.select(Axis(1), &cols),
+                    &dense(&test.features.select(Axis(1), &cols))?,
                 )?,
             })
         })
