@@ -374,6 +374,9 @@ pub struct FiniteMulticlass<T> {
     masses: Masses<T>,
     faces: BinnedFaces<T>,
     n: T,
+    /// The class shares, computed once at construction (a pass over the
+    /// rows that `ask` would otherwise repeat for every question).
+    priors: Vec<T>,
 }
 
 impl<T: Scalar> FiniteMulticlass<T> {
@@ -441,12 +444,14 @@ impl<T: Scalar> FiniteMulticlass<T> {
     fn with_masses(k: usize, scores: Vec<T>, masses: Masses<T>) -> Self {
         let rows = scores.len() / k;
         let n = T::from_u64(rows as u64).unwrap_or_else(T::one);
+        let priors = class_shares(k, &masses, &n);
         FiniteMulticlass {
             k,
             scores,
             masses,
             faces: BinnedFaces::new(k),
             n,
+            priors,
         }
     }
 
@@ -503,32 +508,38 @@ fn check_scores<T: Scalar>(k: usize, scores: &[T]) -> Result<()> {
     }
 }
 
+/// The share of each of the k classes in `masses` (labels counted, or η̂
+/// summed), over the `n` rows.
+fn class_shares<T: Scalar>(k: usize, masses: &Masses<T>, n: &T) -> Vec<T> {
+    let mut totals = vec![T::int(0); k];
+    match masses {
+        Masses::Labels(labels) => {
+            let mut counts = vec![0u64; k];
+            for &y in labels {
+                counts[y] += 1;
+            }
+            for (t, c) in totals.iter_mut().zip(counts) {
+                *t = T::from_u64(c).unwrap_or_else(T::zero);
+            }
+        }
+        Masses::Expected(mass) => {
+            for row in mass.chunks(k) {
+                for (t, m) in totals.iter_mut().zip(row) {
+                    *t += m;
+                }
+            }
+        }
+    }
+    totals.into_iter().map(|c| c / n.clone()).collect()
+}
+
 impl<T: Scalar> MulticlassPopulation<T> for FiniteMulticlass<T> {
     fn classes(&self) -> usize {
         self.k
     }
 
     fn priors(&self) -> Vec<T> {
-        let mut totals = vec![T::int(0); self.k];
-        match &self.masses {
-            Masses::Labels(labels) => {
-                let mut counts = vec![0u64; self.k];
-                for &y in labels {
-                    counts[y] += 1;
-                }
-                for (t, c) in totals.iter_mut().zip(counts) {
-                    *t = T::from_u64(c).unwrap_or_else(T::zero);
-                }
-            }
-            Masses::Expected(mass) => {
-                for row in mass.chunks(self.k) {
-                    for (t, m) in totals.iter_mut().zip(row) {
-                        *t += m;
-                    }
-                }
-            }
-        }
-        totals.into_iter().map(|c| c / self.n.clone()).collect()
+        self.priors.clone()
     }
 
     fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>> {
