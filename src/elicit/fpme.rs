@@ -312,6 +312,18 @@ impl<T: Scalar> FpmeEstimate<T> {
             .as_ref()
             .map(|r| r.b.iter().map(|v| -v).collect())
     }
+
+    /// B̂ (cost convention) and the closed-form λ̂ of the δ rule `rule`,
+    /// whether it was the selected one or the alternative; `None` when that
+    /// rule failed (a zero denominator).
+    pub fn by_rule(&self, rule: DeltaRule) -> Option<(Vec<DVector<T>>, T)> {
+        if self.reconstruction.rule == rule {
+            Some((self.b.clone(), self.reconstruction.lambda.clone()))
+        } else {
+            let alt = self.alternative.as_ref()?;
+            Some((self.alternative_b()?, alt.lambda.clone()))
+        }
+    }
 }
 
 /// The errors of an estimate against the truth (001 §6.1): ‖a − â‖₂,

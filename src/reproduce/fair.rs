@@ -77,19 +77,6 @@ pub struct TrialErrors {
     pub queries: usize,
 }
 
-/// The estimate's B̂ and closed-form λ̂ by `rule`, in the cost convention.
-fn by_rule<T: Scalar>(
-    est: &FpmeEstimate<T>,
-    rule: DeltaRule,
-) -> Option<(Vec<nalgebra::DVector<T>>, T)> {
-    if est.reconstruction.rule == rule {
-        Some((est.b.clone(), est.reconstruction.lambda.clone()))
-    } else {
-        let alt = est.alternative.as_ref()?;
-        Some((est.alternative_b()?, alt.lambda.clone()))
-    }
-}
-
 /// Runs FPME with `settings` on one instance with an exact oracle and
 /// measures every error of [`TrialErrors`]; Alg. 4 is (re)run with
 /// group 1 and with the best group through the same oracle when the
@@ -107,12 +94,12 @@ pub fn trial<T: Scalar>(
     let queries = oracle.posed();
     let (ea, _, _) = errors(psi, &est.a, &est.b, &est.lambda);
     let b_err = |rule| {
-        by_rule(&est, rule).map_or(
+        est.by_rule(rule).map_or(
             f64::NAN,
             |(b, _)| f(&errors(psi, &est.a, &b, &est.lambda).1),
         )
     };
-    let ls = by_rule(&est, DeltaRule::LeastSquares);
+    let ls = est.by_rule(DeltaRule::LeastSquares);
     let lam_err = |l: &T| f(&(psi.lambda().clone() - l.clone()).abs());
     let mut search = |group: Option<usize>| -> Result<f64> {
         if let (Some(t), true) = (&est.trade_off, group == settings.trade_off_group) {
@@ -461,8 +448,8 @@ pub fn theorem1<T: Scalar>(sweep: &Thm1Sweep) -> Result<Vec<Row>> {
                 Error::IllConditioned { .. } => true,
                 _ => false,
             };
-            let (est, paper_delta) = match fpme(groups, &mut oracle, &settings) {
-                Ok(est) => (est, true),
+            let (est, paper_delta, posed) = match fpme(groups, &mut oracle, &settings) {
+                Ok(est) => (est, true, oracle.posed()),
                 // The paper's two-coordinate δ met a vanishing denominator:
                 // the paper's B (and Alg. 4, which needs it) have no value
                 // for this trial, but â, the least-squares B and the
@@ -479,19 +466,22 @@ pub fn theorem1<T: Scalar>(sweep: &Thm1Sweep) -> Result<Vec<Row>> {
                         ..settings.clone()
                     };
                     match fpme(groups, &mut again, &ls) {
-                        Ok(est) => (est, false),
+                        Ok(est) => (est, false, again.posed()),
                         Err(e) if stopped(&e) => continue,
                         Err(e) => return Err(e),
                     }
                 }
                 Err(e) => return Err(e),
             };
-            max_q = max_q.max(oracle.posed());
+            max_q = max_q.max(posed);
             let (ea, eb, _) = errors(psi, &est.a, &est.b, &est.lambda);
             let eb = if paper_delta { f(&eb) } else { f64::NAN };
-            let eb_ls = by_rule(&est, DeltaRule::LeastSquares).map_or(f64::NAN, |(b, _)| {
-                f(&errors(psi, &est.a, &b, &est.lambda).1)
-            });
+            let eb_ls = est
+                .by_rule(DeltaRule::LeastSquares)
+                .map_or(
+                    f64::NAN,
+                    |(b, _)| f(&errors(psi, &est.a, &b, &est.lambda).1),
+                );
             let lam = |l: Option<&T>| {
                 l.map_or(f64::NAN, |l| f(&(psi.lambda().clone() - l.clone()).abs()))
             };
@@ -500,7 +490,8 @@ pub fn theorem1<T: Scalar>(sweep: &Thm1Sweep) -> Result<Vec<Row>> {
             } else {
                 f64::NAN
             };
-            let el_cf = lam(by_rule(&est, DeltaRule::LeastSquares)
+            let el_cf = lam(est
+                .by_rule(DeltaRule::LeastSquares)
                 .as_ref()
                 .map(|(_, l)| l));
             ratios.push([
