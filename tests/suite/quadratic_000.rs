@@ -746,6 +746,15 @@ fn reproduction_rows() {
             // From an exact oracle's answers at 1e-5: measured at most 0.027
             // (10 metrics per q).
             assert!(r.error < 0.1, "{}: {}", r.row, r.error);
+            // Its count is of comparisons: at least one bisection to 1e-5
+            // over a quadrant (17 halvings) per LPME of the design.
+            let lpmes: usize = r
+                .note
+                .strip_prefix("LPMEs: ")
+                .and_then(|t| t.split(';').next())
+                .and_then(|t| t.parse().ok())
+                .expect("the note starts with the design's LPMEs");
+            assert!(r.queries >= 17 * lpmes, "{}: {} queries", r.row, r.queries);
         } else if r.row.contains("ours") {
             assert!(r.error < 1e-9, "{}: {}", r.row, r.error);
         } else {
