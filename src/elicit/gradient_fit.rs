@@ -167,6 +167,29 @@ pub struct Smallest<T: Scalar> {
     pub max: T,
 }
 
+/// Singular values (descending) and right singular vectors (the rows of
+/// Vᵀ) of `m`, by nalgebra's SVD at the working precision with its own
+/// tolerance (5 ε, as `svd`) and an iteration limit, so that
+/// non-convergence is a typed error naming `what`.
+fn right_svd<T: Scalar>(m: DMatrix<T>, what: &str) -> Result<(DVector<T>, DMatrix<T>)> {
+    let n = m.ncols();
+    let fail = |detail: &str| Error::IllConditioned {
+        what: what.into(),
+        detail: detail.into(),
+    };
+    let svd = m
+        .try_svd(
+            false,
+            true,
+            T::default_epsilon() * T::int(5),
+            // Generous: a few dozen sweeps per singular value.
+            200 * n.max(4),
+        )
+        .ok_or_else(|| fail("the implicit-shift iteration did not converge"))?;
+    let v_t = svd.v_t.ok_or_else(|| fail("no right singular vectors"))?;
+    Ok((svd.singular_values, v_t))
+}
+
 /// The two smallest singular values of `m` (tall or square), the largest,
 /// and the right singular vector of the smallest, by nalgebra's SVD at the
 /// working precision (`T`'s arithmetic throughout).
@@ -176,23 +199,8 @@ pub struct Smallest<T: Scalar> {
 /// iteration limit, or `m` has fewer rows than columns.
 pub fn smallest_singular<T: Scalar>(m: DMatrix<T>) -> Result<Smallest<T>> {
     let n = m.ncols();
-    let svd = m
-        .try_svd_unordered(
-            false,
-            true,
-            T::default_epsilon() * T::int(5),
-            // Generous: a few dozen sweeps per singular value.
-            200 * n.max(4),
-        )
-        .ok_or_else(|| Error::IllConditioned {
-            what: "singular value decomposition".into(),
-            detail: "the implicit-shift iteration did not converge".into(),
-        })?;
-    let v_t = svd.v_t.ok_or_else(|| Error::IllConditioned {
-        what: "singular value decomposition".into(),
-        detail: "no right singular vectors".into(),
-    })?;
-    let s = &svd.singular_values;
+    let (values, v_t) = right_svd(m, "singular value decomposition")?;
+    let s = &values;
     let mut order: Vec<usize> = (0..s.len()).collect();
     order.sort_by(|&i, &j| s[i].partial_cmp(&s[j]).unwrap_or(std::cmp::Ordering::Equal));
     let smallest = order[0];
@@ -392,18 +400,13 @@ impl<T: Scalar> Regression<T> {
         // squared singular values, taken from an SVD of X̃ so that S itself
         // (the normal equations' matrix, whose small eigenvalues rounding
         // would blur by ε‖S‖) is never formed.
+        let roots: Vec<T> = weights.iter().map(|w| w.clone().sqrt()).collect();
         let design = DMatrix::from_fn(centred.len(), q, |j, i| {
-            weights[j].clone().sqrt() * centred[j][i].clone()
+            roots[j].clone() * centred[j][i].clone()
         });
-        let svd = design.svd(false, true);
-        let vecs = svd
-            .v_t
-            .ok_or_else(|| Error::IllConditioned {
-                what: "QPME design".into(),
-                detail: "the SVD of the observation points did not converge".into(),
-            })?
-            .transpose();
-        let lambdas = svd.singular_values.map(|s| s.clone() * s);
+        let (singular, v_t) = right_svd(design, "QPME design")?;
+        let vecs = v_t.transpose();
+        let lambdas = singular.map(|s| s.clone() * s);
         let top = lambdas.amax();
         let low = lambdas.iter().cloned().fold(top.clone(), |m, l| m.min(l));
         // Fewer points than dimensions leave singular values out: zeros.
