@@ -23,8 +23,8 @@
 use super::gradient_fit::{fit_direct, Direction, GradientModel, QuadraticModel};
 use super::lpme::LpmeSettings;
 use super::qpme::{
-    directions_accuracy, gap_warnings, Design, Estimator, ExactProbe, LpmeProbe, Observation,
-    Probe, QpmeEstimate,
+    directions_accuracy, gap_warnings, undetermined, Design, Estimator, ExactProbe, LpmeProbe,
+    Observation, Probe, QpmeEstimate,
 };
 use super::{Cause, Warning};
 use crate::error::{Error, Result};
@@ -357,8 +357,7 @@ pub fn cubic<T: Scalar, O: Oracle<DVector<T>> + ?Sized>(
     // amplifies that by its condition. The cubic part moves the gradient
     // directions by about ‖C‖ρ², so it is the first to go.
     let accuracy = directions_accuracy(&est.observations, &settings.lpme.eps);
-    let uncertainty = est.condition.clone() * accuracy.clone();
-    if uncertainty > prec::undetermined::<T>() || !uncertainty.finite() {
+    if let Some(uncertainty) = undetermined(&est.condition, &accuracy, &T::int(0)) {
         est.warnings.push(Warning::new(
             Cause::IllConditioned,
             format!(

@@ -900,6 +900,16 @@ pub fn directions_accuracy<T: Scalar>(observations: &[Observation<T>], eps: &T) 
         })
 }
 
+/// The uncertainty condition · accuracy + bias of a reconstruction from
+/// directions accurate to `accuracy` ([`directions_accuracy`]), when it
+/// exceeds [`prec::undetermined`] (or is not finite): the threshold of
+/// QPME's and the cubic fit's ill-conditioned warnings. `None` when the
+/// result is determined.
+pub fn undetermined<T: Scalar>(condition: &T, accuracy: &T, bias: &T) -> Option<T> {
+    let uncertainty = condition.clone() * accuracy.clone() + bias.clone();
+    (uncertainty > prec::undetermined::<T>() || !uncertainty.finite()).then_some(uncertainty)
+}
+
 /// Reconstructs (a, B) from the observations of [`observe`].
 ///
 /// # Errors
@@ -937,8 +947,7 @@ pub fn reconstruct<T: Scalar>(
             Estimator::Paper => touching_bias(design, &observations, &shifted, tolerance),
         };
         let accuracy = directions_accuracy(&observations, tolerance);
-        let uncertainty = c.clone() * accuracy.clone() + bias.clone();
-        if uncertainty > prec::undetermined::<T>() || !uncertainty.finite() {
+        if let Some(uncertainty) = undetermined(c, &accuracy, &bias) {
             warnings.push(Warning::new(
                 Cause::IllConditioned,
                 format!(
