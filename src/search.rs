@@ -59,8 +59,9 @@ pub enum Strategy {
     /// against about 1.44 times that for [`Strategy::Golden`]. Not in the
     /// papers. A linear metric along one angle of LPME's sphere
     /// parametrization, the others fixed, is C + R·cos(θ − θ*), symmetric
-    /// about θ* within ±π, so every LPME-based search on a linear oracle
-    /// (LPME, FPME) qualifies; a unimodal function that is not symmetric
+    /// about θ* within ±π, so the searches of LPME and LPM on a linear
+    /// oracle qualify (FPME's Part 3 search over λ does not, so FPME
+    /// refuses it); a unimodal function that is not symmetric
     /// does not (the half kept can miss its maximizer), so procedures
     /// whose searches run along boundaries or faces refuse it.
     /// [`Outcome::consistent`] is then the set of maximizers of the

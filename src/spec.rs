@@ -415,8 +415,9 @@ pub struct Spec {
     /// as such ([`Spec::validate`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub epsilon: Option<Num>,
-    /// paper | adaptive | golden (default: the procedure's, the fewest
-    /// queries at the papers' accuracy).
+    /// paper | adaptive | golden | bisection (default: the procedure's,
+    /// [`crate::elicit::procedure::Procedure::default_strategy`]: bisection
+    /// for lpme and lpm, golden section for the others).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<String>,
     /// `f64` (default) or `mpfr:BITS`.

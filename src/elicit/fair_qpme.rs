@@ -346,7 +346,7 @@ pub struct FairSettings<T> {
 impl<T: Scalar> FairSettings<T> {
     /// The tolerance of the first LPME (the one for â) with `m` groups:
     /// ε/2 when [`FairSettings::origin_from_a`] makes its direction an
-    /// observation of C(m, 2) ≥ 2 QPMEs, else ε.
+    /// observation of C(m, 2) ≥ 2 QPMEs (m ≥ 3), else ε.
     ///
     /// # Examples
     /// ```
@@ -358,7 +358,7 @@ impl<T: Scalar> FairSettings<T> {
     /// assert_eq!(s.first_eps(3), 0.005);
     /// ```
     pub fn first_eps(&self, m: usize) -> T {
-        if self.origin_from_a && m * m.saturating_sub(1) / 2 >= 2 {
+        if self.origin_from_a && m >= 3 {
             self.lpme.eps.clone() / T::int(2)
         } else {
             self.lpme.eps.clone()

@@ -104,8 +104,13 @@ pub trait Procedure<T: Scalar>: Sized {
     /// bisection applies; other procedures refuse it (false by default).
     const SYMMETRIC_SEARCHES: bool = false;
 
-    /// The strategy when the spec names none: the one with the fewest
-    /// queries at the papers' accuracy for this procedure.
+    /// The strategy when the spec names none: golden section, the fewest
+    /// queries at the papers' accuracy among the strategies that are exact
+    /// for every unimodal search. Procedures whose searches are exactly
+    /// symmetric (`lpme`, `lpm`) override it with bisection; those only
+    /// nearly symmetric (QPME, fair QPME, cubic: a shift
+    /// [`Strategy::Bisection`] bounds) keep golden section by default and
+    /// accept bisection when named.
     fn default_strategy() -> Strategy {
         Strategy::Golden
     }

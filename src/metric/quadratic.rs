@@ -283,12 +283,10 @@ impl<T: Scalar> GradientField<T> for QuadraticMetric<T> {
             for x in &mut acc {
                 x.set_zero();
             }
-            let (mut cols, mut heads) = (col.chunks_exact(4), head.chunks_exact(4));
-            for (c, h) in cols.by_ref().zip(heads.by_ref()) {
-                // Fixed-size views: the four products need no bounds checks.
-                let (Ok(c), Ok(h)) = (<&[T; 4]>::try_from(c), <&[T; 4]>::try_from(h)) else {
-                    continue;
-                };
+            // Fixed-size chunks: the four products need no bounds checks.
+            let ((cols, col_rest), (heads, head_rest)) =
+                (col.as_chunks::<4>(), head.as_chunks::<4>());
+            for (c, h) in cols.iter().zip(heads) {
                 let [x0, x1, x2, x3] = &mut acc;
                 prod.set_product(&c[0], &h[0]);
                 *x0 += &prod;
@@ -299,7 +297,7 @@ impl<T: Scalar> GradientField<T> for QuadraticMetric<T> {
                 prod.set_product(&c[3], &h[3]);
                 *x3 += &prod;
             }
-            for (c, h) in cols.remainder().iter().zip(heads.remainder()) {
+            for (c, h) in col_rest.iter().zip(head_rest) {
                 prod.set_product(c, h);
                 acc[0] += &prod;
             }
