@@ -163,7 +163,6 @@ fn tree(
     use smartcore::tree::decision_tree_classifier::{
         DecisionTreeClassifier, DecisionTreeClassifierParameters,
     };
-    let fail = tree_failed;
     let times = |r: usize| copies.map_or(1, |c| c[r]);
     // Row-major values of the training rows, each repeated `times(r)` times.
     let mut values = Vec::new();
@@ -184,7 +183,7 @@ fn tree(
         }
         Some(_) => {}
     }
-    let x = DenseMatrix::new(labels.len(), x.ncols(), values, false).map_err(fail)?;
+    let x = DenseMatrix::new(labels.len(), x.ncols(), values, false).map_err(tree_failed)?;
     let params = DecisionTreeClassifierParameters::default()
         .with_max_depth(u16::try_from(depth).unwrap_or(u16::MAX))
         .with_min_samples_split(min_split);
@@ -195,10 +194,10 @@ fn tree(
         ..params
     };
     let model: DecisionTreeClassifier<f64, u32, DenseMatrix<f64>, Vec<u32>> =
-        DecisionTreeClassifier::fit(&x, &labels, params).map_err(fail)?;
+        DecisionTreeClassifier::fit(&x, &labels, params).map_err(tree_failed)?;
     Ok(model
         .predict(test)
-        .map_err(fail)?
+        .map_err(tree_failed)?
         .into_iter()
         .map(|c| c as usize)
         .collect())
