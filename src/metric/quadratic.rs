@@ -267,12 +267,17 @@ impl<T: Scalar> GradientField<T> for QuadraticMetric<T> {
         self.a.len()
     }
 
-    /// ⟨a, r⟩ + ½rᵀBr from the upper triangle (B is symmetric), in place
-    /// (no allocation per evaluation), with four independent partial sums
-    /// per column so that the multiply-adds pipeline.
+    /// ⟨a, r⟩ + ½rᵀBr: by the backend's own kernel when it has one
+    /// ([`crate::scalar::Backend::quadratic_form`]; `f64` has), else from
+    /// the upper triangle (B is symmetric), in place (no allocation per
+    /// evaluation), with four independent partial sums per column so that
+    /// the multiply-adds pipeline.
     fn value(&self, r: &DVector<T>) -> T {
         let q = r.len();
         let (a, b, r) = (self.a.as_slice(), self.b.as_slice(), r.as_slice());
+        if let Some(v) = T::quadratic_form(a, b, r) {
+            return v;
+        }
         let (mut total, mut term) = (T::zero(), T::zero());
         let mut acc = [T::zero(), T::zero(), T::zero(), T::zero()];
         let mut prod = T::zero();

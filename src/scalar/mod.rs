@@ -81,6 +81,19 @@ pub trait Backend: Sized {
     /// Neither NaN nor infinite, read in place (simba's `is_finite` takes
     /// the number by value, a copy at MPFR precision).
     fn is_finite_in_place(&self) -> bool;
+
+    /// ⟨a, r⟩ + ½rᵀBr for a symmetric q×q matrix `b` stored by columns,
+    /// when the backend has a kernel of its own for it; `None` (the
+    /// default) leaves it to the generic code of
+    /// [`crate::metric::quadratic::QuadraticMetric`], which reads the upper
+    /// triangle only: the fewest multiplications, which is what counts at
+    /// MPFR precision.
+    ///
+    /// `f64` has one (see its implementation): a simulated quadratic
+    /// oracle evaluates this for every new point a search asks about.
+    fn quadratic_form(_a: &[Self], _b: &[Self], _r: &[Self]) -> Option<Self> {
+        None
+    }
 }
 
 /// The scalar every algorithm is generic over: a real field (simba's

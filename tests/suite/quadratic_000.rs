@@ -151,6 +151,31 @@ exactness_suite!(f64_backend, f64, 96);
 #[cfg(feature = "mpfr")]
 exactness_suite!(mpfr256_backend, metric_elicitation::scalar::Mpfr<256>, 6);
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// `f64`'s own quadratic-form kernel (whole matrix, rows in blocks of
+    /// 16, 4 and 1) against the textbook ⟨a, r⟩ + ½rᵀ(Br), for every block
+    /// shape q = 2..=40 leaves: the two sum the same products in different
+    /// orders, so they agree to a few units of rounding of the terms.
+    #[test]
+    fn f64_quadratic_form_kernel_matches_the_definition(q in 2usize..=40, seed in any::<u64>()) {
+        use rand::Rng;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let a = DVector::from_fn(q, |_, _| rng.random::<f64>() - 0.5);
+        let m = nalgebra::DMatrix::from_fn(q, q, |_, _| rng.random::<f64>() - 0.5);
+        let b = (&m + m.transpose()) * 0.5;
+        let metric = QuadraticMetric::new(a, b).unwrap();
+        let r = DVector::from_fn(q, |_, _| rng.random::<f64>() * 2.0 - 1.0);
+        let (a, b) = (metric.a(), metric.b());
+        let direct = a.dot(&r) + 0.5 * r.dot(&(b * &r));
+        // Scale of the terms summed: Σ|aᵢrᵢ| + ½Σ|B_ij r_i r_j|.
+        let terms = a.abs().dot(&r.abs()) + 0.5 * r.abs().dot(&(b.abs() * r.abs()));
+        let value = metric.value(&r);
+        prop_assert!((value - direct).abs() <= 4.0 * (q as f64) * f64::EPSILON * terms,
+            "q = {q}: kernel {value:e}, definition {direct:e}");
+    }
+}
+
 #[test]
 fn closed_form_at_touching_points_has_the_centre_bias() {
     // With exact maximisers the closed form reads the gradient at the
@@ -556,6 +581,35 @@ mod mpfr {
     use metric_elicitation::scalar::Mpfr;
     use nalgebra::DMatrix;
     type M = Mpfr<256>;
+
+    /// `f64`'s quadratic-form kernel against ⟨a, r⟩ + ½rᵀBr evaluated at
+    /// 256 bits on the same (exactly converted) entries: within the
+    /// kernel's rounding bound of the near-exact value, for q = 2..=40.
+    #[test]
+    fn f64_quadratic_form_kernel_against_256_bits() {
+        use rand::Rng;
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        for q in 2..=40usize {
+            let a = DVector::from_fn(q, |_, _| rng.random::<f64>() - 0.5);
+            let m = DMatrix::from_fn(q, q, |_, _| rng.random::<f64>() - 0.5);
+            let b = (&m + m.transpose()) * 0.5;
+            let metric = QuadraticMetric::new(a, b).unwrap();
+            let r = DVector::from_fn(q, |_, _| rng.random::<f64>() * 2.0 - 1.0);
+            let value = metric.value(&r);
+            let (wa, wb, wr) = (
+                metric.a().map(M::from_f64_exact),
+                metric.b().map(M::from_f64_exact),
+                r.map(M::from_f64_exact),
+            );
+            let exact = (wa.dot(&wr) + wr.dot(&(&wb * &wr)) / M::int(2)).to_f64_lossy();
+            let terms =
+                metric.a().abs().dot(&r.abs()) + 0.5 * r.abs().dot(&(metric.b().abs() * r.abs()));
+            assert!(
+                (value - exact).abs() <= 4.0 * (q as f64) * f64::EPSILON * terms,
+                "q = {q}: f64 kernel {value:e}, 256 bits {exact:e}"
+            );
+        }
+    }
 
     /// nalgebra's SVD at 256 bits converges and is accurate to the working
     /// precision on a known matrix: A = U·diag(σ)·Vᵀ with Householder U, V
