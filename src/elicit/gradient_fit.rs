@@ -468,6 +468,9 @@ pub fn fit_quadratic<T: Scalar>(obs: &[Direction<T>]) -> Result<FitResult<T>> {
     let model = QuadraticModel { q };
     let mut weights = vec![T::int(1); n];
     let mut last = None;
+    // The observation points as the columns of one q × N matrix, so that
+    // each basis field is evaluated at all of them by one matrix product.
+    let points = DMatrix::from_fn(q, n, |i, j| obs[j].x[i].clone());
     for _pass in 0..3 {
         let reg = Regression::new(obs, weights.clone())?;
         let bases: Vec<(DVector<T>, DMatrix<T>)> = obs
@@ -475,16 +478,21 @@ pub fn fit_quadratic<T: Scalar>(obs: &[Direction<T>]) -> Result<FitResult<T>> {
             .enumerate()
             .map(|(m, o)| reg.basis(m, &o.u))
             .collect();
+        let roots: Vec<T> = weights.iter().map(|w| w.clone().sqrt()).collect();
+        // Column m of r stacks √wⱼ·(d_m + B_m xⱼ − [j = m]·u_m) over j: the
+        // columns of the q × N matrix d_m1ᵀ + B_m X, which its column-major
+        // storage already holds in that order.
         let mut r = DMatrix::from_element(q * n, n, T::int(0));
         for (m, (d, b)) in bases.iter().enumerate() {
-            for (j, o) in obs.iter().enumerate() {
-                let mut res = d + b * &o.x;
+            let mut fields = b * &points;
+            for (j, (mut res, root)) in fields.column_iter_mut().zip(&roots).enumerate() {
+                res += d;
                 if j == m {
-                    res -= &o.u;
+                    res -= &obs[m].u;
                 }
-                res *= weights[j].clone().sqrt();
-                r.view_mut((j * q, m), (q, 1)).copy_from(&res);
+                res *= root.clone();
             }
+            r.column_mut(m).copy_from_slice(fields.as_slice());
         }
         let scale: Vec<T> = (0..n)
             .map(|c| {
