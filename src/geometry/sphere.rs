@@ -223,6 +223,11 @@ pub struct AngleSlice<'a, T: Scalar> {
     tail: DVector<T>,
     probes: Vec<Probe<T>>,
     next: usize,
+    /// The probe [`AngleSlice::pair`] last returned first: a search's
+    /// comparisons run along its points (ShrinkInterval asks (c, a),
+    /// (d, c), (e, d), (b, e)), so the next pair's second point is usually
+    /// this one, and [`AngleSlice::probe`] looks at it before scanning.
+    last_first: usize,
     steps: Option<&'a Steps<T>>,
     work: Work<T>,
     spare: Spare<T>,
@@ -321,6 +326,7 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
             tail: unit_from_sines_cosines(&trig[j + 1..]),
             probes: Vec::with_capacity(PROBES),
             next: 0,
+            last_first: 0,
             steps,
             work: Work::new(),
             spare: Spare(None),
@@ -379,6 +385,13 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
     /// never evicting probe `keep` (an evicted probe's storage is reused, so
     /// that a probe costs no allocation once the slice holds [`PROBES`]).
     fn probe(&mut self, angle: &T, keep: Option<usize>) -> usize {
+        if self
+            .probes
+            .get(self.last_first)
+            .is_some_and(|p| p.angle == *angle)
+        {
+            return self.last_first;
+        }
         if let Some(i) = self.probes.iter().position(|p| p.angle == *angle) {
             return i;
         }
@@ -465,6 +478,7 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
     pub fn pair(&mut self, x: &T, y: &T) -> (&DVector<T>, &DVector<T>) {
         let i = self.probe(x, None);
         let k = self.probe(y, Some(i));
+        self.last_first = i;
         (&self.probes[i].point, &self.probes[k].point)
     }
 }

@@ -172,6 +172,19 @@ fn finite_value<Q: ?Sized, M: Metric<Q>>(metric: &M, q: &Q) -> Result<M::Value> 
     }
 }
 
+/// (φ(x), φ(y)) for a comparison of x with y, both finite, evaluating y
+/// first: along a search's run of comparisons the second point is the one
+/// before's first, so behind a [`Memo`] it is the most recent value, found
+/// at the first look.
+fn finite_values<Q: ?Sized, M: Metric<Q>>(
+    metric: &M,
+    x: &Q,
+    y: &Q,
+) -> Result<(M::Value, M::Value)> {
+    let fy = finite_value(metric, y)?;
+    Ok((finite_value(metric, x)?, fy))
+}
+
 /// The exact oracle of a known metric: Ω(x, y) = 1[φ(x) > φ(y)].
 ///
 /// # Examples
@@ -201,8 +214,7 @@ impl<M> Simulated<M> {
 
 impl<Q: ?Sized, M: Metric<Q>> Oracle<Q> for Simulated<M> {
     fn compare(&mut self, x: &Q, y: &Q) -> Result<Answer> {
-        let fx = finite_value(&self.metric, x)?;
-        let fy = finite_value(&self.metric, y)?;
+        let (fx, fy) = finite_values(&self.metric, x, y)?;
         Ok(Answer {
             preference: Preference::of(&fx, &fy),
             in_noise_band: Some(false),

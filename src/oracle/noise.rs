@@ -1,6 +1,6 @@
 //! The ε_Ω feedback-noise model (003 Def. 7) and its adversaries.
 
-use super::{finite_value, Answer, Metric, Oracle, Preference};
+use super::{finite_values, Answer, Metric, Oracle, Preference};
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;
 use rand::{Rng, SeedableRng};
@@ -171,8 +171,7 @@ impl<M, A, T: Scalar> Noisy<M, A, T> {
 
 impl<Q: ?Sized, T: Scalar, M: Metric<Q, Value = T>, A: Adversary<Q>> Oracle<Q> for Noisy<M, A, T> {
     fn compare(&mut self, x: &Q, y: &Q) -> Result<Answer> {
-        let fx = finite_value(&self.metric, x)?;
-        let fy = finite_value(&self.metric, y)?;
+        let (fx, fy) = finite_values(&self.metric, x, y)?;
         let truth = Preference::of(&fx, &fy);
         let in_band = (fx - fy).abs() < self.eps_omega;
         let preference = if in_band {
