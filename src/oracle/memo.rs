@@ -25,16 +25,19 @@ fn entries_difference<T: Scalar>(x: &[T], y: &[T], hint: usize) -> Option<usize>
         return Some(0);
     }
     if let (Some(a), Some(b)) = (x.get(hint), y.get(hint)) {
-        if a != b {
+        if !a.identical(b) {
             return Some(hint);
         }
     }
     // A hit compares every entry: without an early exit the comparison
     // runs branch-free (and vectorized for f64); only a miss looks for where.
-    if x.iter().zip(y).fold(true, |same, (a, b)| same & (a == b)) {
+    if x.iter()
+        .zip(y)
+        .fold(true, |same, (a, b)| same & a.identical(b))
+    {
         return None;
     }
-    x.iter().zip(y).rposition(|(a, b)| a != b)
+    x.iter().zip(y).rposition(|(a, b)| !a.identical(b))
 }
 
 /// Overwrites `x` with `y` in place when the lengths agree.
@@ -131,16 +134,16 @@ impl<Q: Recall, M: Metric<Q>> Memo<M, Q> {
     }
 }
 
-impl<Q: Recall, M: Metric<Q>> Metric<Q> for Memo<M, Q> {
-    type Value = M::Value;
-
-    fn value(&self, q: &Q) -> M::Value {
-        let mut kept = self.kept.borrow_mut();
+impl<Q: Recall, V: Scalar> Kept<Q, V> {
+    /// The slot holding the value at `q`, evaluating `metric` into the
+    /// least recently used slot (never slot `keep`) when `q` is not kept;
+    /// the slot becomes the most recently used.
+    fn slot<M: Metric<Q, Value = V>>(&mut self, metric: &M, q: &Q, keep: Option<usize>) -> usize {
         let Kept {
             slots,
             recency,
             hint,
-        } = &mut *kept;
+        } = self;
         let hit = recency
             .iter()
             .position(|&i| match slots[i].0.difference(q, *hint) {
@@ -153,19 +156,44 @@ impl<Q: Recall, M: Metric<Q>> Metric<Q> for Memo<M, Q> {
         if let Some(p) = hit {
             // Move it to the front of the order.
             recency[..=p].rotate_right(1);
-            return slots[recency[0]].1.clone();
+            return recency[0];
         }
-        let v = self.metric.value(q);
+        let v = metric.value(q);
         if slots.len() < MEMO_SLOTS {
-            slots.push((q.clone(), v.clone()));
+            slots.push((q.clone(), v));
             recency.insert(0, slots.len() - 1);
         } else {
-            // Overwrite the least recently used and move it to the front.
-            recency.rotate_right(1);
+            // Overwrite the least recently used (or the one before it, when
+            // that is the slot to keep) and move it to the front.
+            let last = recency.len() - 1;
+            let p = if Some(recency[last]) == keep {
+                last - 1
+            } else {
+                last
+            };
+            recency[..=p].rotate_right(1);
             let slot = &mut slots[recency[0]];
             slot.0.copy_from(q);
-            slot.1.clone_from(&v);
+            slot.1 = v;
         }
-        v
+        recency[0]
+    }
+}
+
+impl<Q: Recall, M: Metric<Q>> Metric<Q> for Memo<M, Q> {
+    type Value = M::Value;
+
+    fn value(&self, q: &Q) -> M::Value {
+        let mut kept = self.kept.borrow_mut();
+        let i = kept.slot(&self.metric, q, None);
+        kept.slots[i].1.clone()
+    }
+
+    /// Both values from the kept slots, lent to `f` without a copy.
+    fn with_values<R>(&self, x: &Q, y: &Q, f: impl FnOnce(&M::Value, &M::Value) -> R) -> R {
+        let mut kept = self.kept.borrow_mut();
+        let iy = kept.slot(&self.metric, y, None);
+        let ix = kept.slot(&self.metric, x, Some(iy));
+        f(&kept.slots[ix].1, &kept.slots[iy].1)
     }
 }

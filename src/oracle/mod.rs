@@ -151,6 +151,17 @@ pub trait Metric<Q: ?Sized> {
     type Value: Scalar;
     /// φ(q).
     fn value(&self, q: &Q) -> Self::Value;
+
+    /// `f(&φ(x), &φ(y))`, evaluating y first. The default evaluates both;
+    /// a [`Memo`] lends its kept values instead of copying them (a copy
+    /// is an allocation at MPFR precision).
+    fn with_values<R>(&self, x: &Q, y: &Q, f: impl FnOnce(&Self::Value, &Self::Value) -> R) -> R
+    where
+        Self: Sized,
+    {
+        let fy = self.value(y);
+        f(&self.value(x), &fy)
+    }
 }
 
 impl<Q: ?Sized, T: Scalar, F: Fn(&Q) -> T> Metric<Q> for F {
@@ -160,29 +171,25 @@ impl<Q: ?Sized, T: Scalar, F: Fn(&Q) -> T> Metric<Q> for F {
     }
 }
 
-/// Evaluates φ and rejects NaN or infinite values with a typed error.
-fn finite_value<Q: ?Sized, M: Metric<Q>>(metric: &M, q: &Q) -> Result<M::Value> {
-    let v = metric.value(q);
-    if v.finite() {
-        Ok(v)
-    } else {
-        Err(Error::NonFiniteMetric {
-            value: v.to_string(),
-        })
-    }
-}
-
-/// (φ(x), φ(y)) for a comparison of x with y, both finite, evaluating y
-/// first: along a search's run of comparisons the second point is the one
+/// `f(&φ(x), &φ(y))` for a comparison of x with y, rejecting a NaN or
+/// infinite value (y's first) with a typed error. y is evaluated first:
+/// along a search's run of comparisons the second point is the one
 /// before's first, so behind a [`Memo`] it is the most recent value, found
 /// at the first look.
-fn finite_values<Q: ?Sized, M: Metric<Q>>(
+fn finite_values<Q: ?Sized, M: Metric<Q>, R>(
     metric: &M,
     x: &Q,
     y: &Q,
-) -> Result<(M::Value, M::Value)> {
-    let fy = finite_value(metric, y)?;
-    Ok((finite_value(metric, x)?, fy))
+    f: impl FnOnce(&M::Value, &M::Value) -> R,
+) -> Result<R> {
+    metric.with_values(x, y, |fx, fy| {
+        match [fy, fx].into_iter().find(|v| !v.finite()) {
+            Some(v) => Err(Error::NonFiniteMetric {
+                value: v.to_string(),
+            }),
+            None => Ok(f(fx, fy)),
+        }
+    })
 }
 
 /// The exact oracle of a known metric: Ω(x, y) = 1[φ(x) > φ(y)].
@@ -214,9 +221,8 @@ impl<M> Simulated<M> {
 
 impl<Q: ?Sized, M: Metric<Q>> Oracle<Q> for Simulated<M> {
     fn compare(&mut self, x: &Q, y: &Q) -> Result<Answer> {
-        let (fx, fy) = finite_values(&self.metric, x, y)?;
         Ok(Answer {
-            preference: Preference::of(&fx, &fy),
+            preference: finite_values(&self.metric, x, y, Preference::of)?,
             in_noise_band: Some(false),
         })
     }

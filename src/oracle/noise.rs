@@ -171,9 +171,12 @@ impl<M, A, T: Scalar> Noisy<M, A, T> {
 
 impl<Q: ?Sized, T: Scalar, M: Metric<Q, Value = T>, A: Adversary<Q>> Oracle<Q> for Noisy<M, A, T> {
     fn compare(&mut self, x: &Q, y: &Q) -> Result<Answer> {
-        let (fx, fy) = finite_values(&self.metric, x, y)?;
-        let truth = Preference::of(&fx, &fy);
-        let in_band = (fx - fy).abs() < self.eps_omega;
+        let (truth, in_band) = finite_values(&self.metric, x, y, |fx, fy| {
+            (
+                Preference::of(fx, fy),
+                (fx.clone() - fy.clone()).abs() < self.eps_omega,
+            )
+        })?;
         let preference = if in_band {
             self.adversary.answer(x, y, truth)?
         } else {

@@ -82,6 +82,20 @@ pub trait Backend: Sized {
     /// the number by value, a copy at MPFR precision).
     fn is_finite_in_place(&self) -> bool;
 
+    /// True when `self` and `other` are the same number in the same
+    /// representation (the same bits). This implies `self == other`, so a
+    /// memo may answer a point asked again from what it kept; the converse
+    /// can fail (−0 and +0 are equal, not identical), which costs a memo a
+    /// miss only. The default is `==`; MPFR compares exponent, sign and
+    /// limbs in place, a few times cheaper than `mpfr_equal_p`.
+    #[inline]
+    fn identical(&self, other: &Self) -> bool
+    where
+        Self: PartialEq,
+    {
+        self == other
+    }
+
     /// ⟨a, r⟩ + ½rᵀBr for a symmetric q×q matrix `b` stored by columns,
     /// when the backend has a kernel of its own for it; `None` (the
     /// default) leaves it to the generic code of
@@ -195,7 +209,13 @@ impl<T> Scalar for T where
 /// ```
 pub fn dot<T: Scalar>(a: &nalgebra::DVector<T>, b: &nalgebra::DVector<T>) -> T {
     let (mut sum, mut term) = (T::int(0), T::int(0));
-    for (x, y) in a.as_slice().iter().zip(b.as_slice()) {
+    let mut pairs = a.as_slice().iter().zip(b.as_slice());
+    // The first product is the first partial sum (0 + t = t: one addition
+    // fewer, the same value).
+    if let Some((x, y)) = pairs.next() {
+        sum.set_product(x, y);
+    }
+    for (x, y) in pairs {
         term.set_product(x, y);
         sum += &term;
     }

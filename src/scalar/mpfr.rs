@@ -42,9 +42,33 @@ impl<const P: u32> Clone for Mpfr<P> {
         Mpfr(self.0.clone())
     }
 
-    /// Reuses `self`'s limbs (a derived `Clone` would allocate anew).
+    /// Reuses `self`'s limbs (a derived `Clone` would allocate anew). Both
+    /// numbers carry `P` bits, so this is one `mpfr_set` (rug's own
+    /// `clone_from` first resets the precision, a call that costs as much
+    /// as the copy at 256 bits).
     fn clone_from(&mut self, source: &Self) {
-        self.0.clone_from(&source.0);
+        if self.0.prec() != P || source.0.prec() != P {
+            self.0.clone_from(&source.0);
+            return;
+        }
+        let regular = source.0.is_normal();
+        // SAFETY: both point at initialized `mpfr_t`s of live `Float`s
+        // (distinct: `self` is borrowed mutably) of precision P, whose `d`
+        // each hold ⌈P/limb⌉ limbs (MPFR's representation).
+        // What `mpfr_set` does between equal precisions is done here in
+        // place: sign and exponent (which also encodes zero, infinity and
+        // NaN), and for a regular number its limbs, already normalized in
+        // the source. A call to `mpfr_set` costs several times this copy at
+        // 256 bits, and a memo makes one per entry of every new point.
+        unsafe {
+            let (x, y) = (&mut *self.0.as_raw_mut(), &*source.0.as_raw());
+            x.sign = y.sign;
+            x.exp = y.exp;
+            if regular {
+                let limbs = limb_count::<P, _>(y.d);
+                std::ptr::copy_nonoverlapping(y.d.as_ptr().cast_const(), x.d.as_ptr(), limbs);
+            }
+        }
     }
 }
 
@@ -141,6 +165,44 @@ impl<const P: u32> Backend for Mpfr<P> {
     fn is_finite_in_place(&self) -> bool {
         self.0.is_finite()
     }
+
+    #[inline]
+    fn identical(&self, other: &Self) -> bool {
+        // SAFETY: `as_raw` points at the initialized `mpfr_t` of a live
+        // `Float`, borrowed for this call.
+        let (x, y) = unsafe { (&*self.0.as_raw(), &*other.0.as_raw()) };
+        if self.0.prec() != P || other.0.prec() != P {
+            return self.0 == other.0;
+        }
+        if x.exp != y.exp || x.sign != y.sign {
+            return false;
+        }
+        if !self.0.is_normal() {
+            // Zero, infinity or NaN of the same sign: the exponent field
+            // says which, and there are no limbs to read.
+            return true;
+        }
+        // A regular number's `d` holds ⌈P/limb⌉ limbs (MPFR's
+        // representation) at precision P (checked above): a constant, so
+        // the comparison unrolls.
+        let limbs = limb_count::<P, _>(x.d);
+        // SAFETY: as above.
+        let (lx, ly) = unsafe {
+            (
+                std::slice::from_raw_parts(x.d.as_ptr().cast_const(), limbs),
+                std::slice::from_raw_parts(y.d.as_ptr().cast_const(), limbs),
+            )
+        };
+        lx.iter().zip(ly).all(|(a, b)| a == b)
+    }
+}
+
+/// ⌈P/limb⌉: how many limbs (GMP's `mp_limb_t`, whose width the limb
+/// pointer's type gives) a regular MPFR number of precision `P` holds; a
+/// constant.
+#[inline]
+const fn limb_count<const P: u32, L>(_: std::ptr::NonNull<L>) -> usize {
+    (P as usize).div_ceil(8 * std::mem::size_of::<L>())
 }
 
 impl<const P: u32> fmt::Debug for Mpfr<P> {
