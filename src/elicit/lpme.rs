@@ -10,8 +10,8 @@
 use super::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::sphere::{
-    angles_from_unit, orthant_ranges, sines_cosines, unit_from_sines_cosines, AngleSlice, Sign,
-    Sphere, Steps,
+    angles_from_unit, orthant_ranges, sines_cosines, trig_from_unit, unit_from_sines_cosines,
+    AngleSlice, Sign, Sphere, Steps,
 };
 use crate::oracle::{Oracle, Preference};
 use crate::scalar::Scalar;
@@ -294,7 +294,17 @@ where
     let check_edges = near.is_some() || settings.orthant == Orthant::DetectAndCheck;
     let mut signs = signs;
     let mut crossings = 0usize;
-    let (mut theta, mut ranges) = match near {
+    // Above f64's precision a sine costs tens of multiplications and an
+    // arctangent hundreds: derive the probes' sines and cosines from their
+    // neighbours' (every orthant range is a quadrant, so the steps are the
+    // same for every angle), and the start's from its unit vector.
+    let steps = (T::precision_bits() > 64).then(|| {
+        Steps::new(
+            &T::frac_pi_2(),
+            halvings(&T::frac_pi_2(), &settings.eps).unwrap_or(0),
+        )
+    });
+    let (start, mut theta, mut ranges) = match near {
         // Start at the prediction, each angle in its window (j < q − 2
         // within [0, π]).
         Some((unit, width)) => {
@@ -312,7 +322,7 @@ where
                     }
                 })
                 .collect();
-            (theta, ranges)
+            (unit.clone(), theta.into_iter().map(Some).collect(), ranges)
         }
         // Start at the centre of the orthant: a = s/√q.
         None => {
@@ -327,19 +337,22 @@ where
                     }
                 }),
             );
-            (angles_from_unit(&start), orthant_ranges::<T>(&signs))
+            // The start's angles are read only by the early stop (how far
+            // the first cycle moved each angle); every angle is searched in
+            // the first cycle, so the estimate never holds them.
+            let theta = if steps.is_none() || settings.stop_early {
+                angles_from_unit(&start).into_iter().map(Some).collect()
+            } else {
+                vec![None; q - 1]
+            };
+            (start, theta, orthant_ranges::<T>(&signs))
         }
     };
-    let mut trig = sines_cosines(&theta);
-    // Above f64's precision a sine costs tens of multiplications: derive
-    // the probes' sines and cosines from their neighbours' (every orthant
-    // range is a quadrant, so the steps are the same for every angle).
-    let steps = (T::precision_bits() > 64).then(|| {
-        Steps::new(
-            &T::frac_pi_2(),
-            halvings(&T::frac_pi_2(), &settings.eps).unwrap_or(0),
-        )
-    });
+    let mut trig = match steps {
+        Some(_) => trig_from_unit(&start),
+        None => sines_cosines(&theta.iter().flatten().cloned().collect::<Vec<_>>()),
+    };
+    let mut slot: Option<AngleSlice<T>> = None;
     let mut resolution_stops = 0;
     let mut consistent: Vec<Option<Consistent<T>>> = vec![None; q - 1];
     let mut at_resolution = vec![false; q - 1];
@@ -353,7 +366,14 @@ where
                 AngleOrder::Paper => step,
                 AngleOrder::Reverse => q - 2 - step,
             };
-            let mut slice = AngleSlice::with_trig(sphere, &trig, j, steps.as_ref())?;
+            // One slice for the whole run, turned to each angle in turn.
+            let mut slice = match slot.take() {
+                Some(mut slice) => {
+                    slice.turn(sphere, &trig, j)?;
+                    slice
+                }
+                None => AngleSlice::with_trig(sphere, &trig, j, steps.as_ref())?,
+            };
             let search =
                 |slice: &mut AngleSlice<T>, oracle: &mut O, range: &(T, T), queries: usize| {
                     maximize(
@@ -432,13 +452,16 @@ where
             if at_resolution[j] {
                 resolution_stops += 1;
             }
-            let moved = (out.estimate.clone() - theta[j].clone()).abs();
-            if moved > largest_move {
-                largest_move = moved;
+            if let Some(old) = &theta[j] {
+                let moved = (out.estimate.clone() - old.clone()).abs();
+                if moved > largest_move {
+                    largest_move = moved;
+                }
             }
             trig[j] = slice.trig(&out.estimate);
-            theta[j] = out.estimate;
+            theta[j] = Some(out.estimate);
             consistent[j] = Some(out.consistent);
+            slot = Some(slice);
         }
         if settings.stop_early && largest_move <= settings.eps {
             break;
@@ -491,7 +514,8 @@ where
     }
     Ok(LpmeEstimate {
         a: unit_from_sines_cosines(&trig),
-        theta,
+        // Every angle was searched in the first cycle: all are set.
+        theta: theta.into_iter().flatten().collect(),
         signs,
         queries,
         orthant_queries,

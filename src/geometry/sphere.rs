@@ -101,15 +101,55 @@ pub fn sines_cosines<T: Scalar>(theta: &[T]) -> Vec<(T, T)> {
 /// The unit vector of angles given by their (sin, cos): μ(θ) without
 /// trigonometry.
 pub fn unit_from_sines_cosines<T: Scalar>(trig: &[(T, T)]) -> DVector<T> {
+    let mut a = Vec::new();
+    unit_into(trig, &mut a);
+    DVector::from_vec(a)
+}
+
+/// [`unit_from_sines_cosines`] written into `a`, reusing its numbers.
+fn unit_into<T: Scalar>(trig: &[(T, T)], a: &mut Vec<T>) {
     let q = trig.len() + 1;
-    let mut a = DVector::from_element(q, T::int(0));
+    a.truncate(q);
+    while a.len() < q {
+        a.push(T::int(0));
+    }
     let mut sines = T::int(1);
-    for (i, (s, c)) in trig.iter().enumerate() {
-        a[i] = sines.clone() * c.clone();
+    for ((s, c), x) in trig.iter().zip(a.iter_mut()) {
+        x.set_product(&sines, c);
         sines *= s;
     }
     a[q - 1] = sines;
-    a
+}
+
+/// (sin θⱼ, cos θⱼ) of the angles of a unit vector (those of
+/// [`angles_from_unit`]) without trigonometry: with rⱼ = ‖a_{j..}‖,
+/// cos θⱼ = aⱼ/rⱼ and sin θⱼ = r_{j+1}/rⱼ (j < q − 2; sin θⱼ ≥ 0 there), and
+/// for the last angle cos = a_{q−2}/r, sin = a_{q−1}/r with
+/// r = ‖(a_{q−2}, a_{q−1})‖ = r_{q−2}. Where rⱼ = 0 the angle is 0 (as
+/// `atan2(0, 0)`). Square roots and divisions only, where an MPFR sine
+/// costs some forty multiplications and an arctangent four times that.
+pub fn trig_from_unit<T: Scalar>(a: &DVector<T>) -> Vec<(T, T)> {
+    let q = a.len();
+    // r[j] = ‖a_{j..}‖ from the back.
+    let mut r = vec![T::int(0); q + 1];
+    let mut sum = T::int(0);
+    for j in (0..q).rev() {
+        sum += &(a[j].clone() * a[j].clone());
+        r[j] = sum.clone().sqrt();
+    }
+    (0..q - 1)
+        .map(|j| {
+            if r[j].is_zero() {
+                return (T::int(0), T::int(1));
+            }
+            let sin = if j + 2 == q {
+                a[q - 1].clone() / r[j].clone()
+            } else {
+                r[j + 1].clone() / r[j].clone()
+            };
+            (sin, a[j].clone() / r[j].clone())
+        })
+        .collect()
 }
 
 /// sin and cos of the quarter widths w_n = L·2^−(n+2) of a halving search
@@ -127,8 +167,6 @@ pub struct Steps<T> {
     tolerance: T,
     /// −tolerance.
     neg_tolerance: T,
-    /// 1, the cosine of a step within rounding of zero.
-    one: T,
 }
 
 impl<T: Scalar> Steps<T> {
@@ -138,58 +176,75 @@ impl<T: Scalar> Steps<T> {
         w.mul_pow2_assign(-2);
         let mut steps = Vec::with_capacity(halvings + 2);
         // Two more than the halvings: the adaptive strategy also steps by
-        // twice the quarter width.
+        // twice the quarter width. One sine and cosine, of the quarter
+        // width; the halves follow by the half-angle formulas,
+        // cos(w/2) = √((1 + cos w)/2) and sin(w/2) = sin w / (2 cos(w/2))
+        // (true for w ≤ π, well conditioned there, a unit of rounding per
+        // halving; a sine costs some forty multiplications at MPFR
+        // precision), and the half width by the double-angle formulas.
+        let (mut s, mut c) = w.clone().sin_cos();
+        let (two, one, pi) = (T::int(2), T::int(1), T::pi());
         for _ in 0..halvings + 2 {
-            let (s, c) = w.clone().sin_cos();
-            steps.push((w.clone(), s, c));
+            steps.push((w.clone(), s.clone(), c.clone()));
+            let halves = w <= pi;
             w.mul_pow2_assign(-1);
+            if halves {
+                c = ((one.clone() + c) / two.clone()).sqrt();
+                s /= c.clone() * two.clone();
+            } else {
+                (s, c) = w.clone().sin_cos();
+            }
         }
         let mut wide = length.clone();
         wide.mul_pow2_assign(-1);
-        let (s, c) = wide.clone().sin_cos();
+        let (s, c) = {
+            let (s, c) = (&steps[0].1, &steps[0].2);
+            (
+                two.clone() * s.clone() * c.clone(),
+                (c.clone() - s.clone()) * (c.clone() + s.clone()),
+            )
+        };
         steps.insert(0, (wide, s, c));
         let tolerance = crate::prec::ulps::<T>(256);
         Steps {
             steps,
             neg_tolerance: -tolerance.clone(),
             tolerance,
-            one: T::int(1),
         }
     }
 
-    /// sin δ and cos δ for a δ ≥ 0 within a few units of rounding of one
-    /// of the steps w, into `sin` and `cos`: sin δ = sin w + (δ − w) cos w,
-    /// cos δ = cos w − (δ − w) sin w, exact to the neglected (δ − w)²/2 (far
-    /// below the working precision, since |δ − w| is a rounding error);
-    /// and, for a δ within rounding of 0 (a search's estimate beside the
-    /// probe it was carried from), sin δ = δ, cos δ = 1.
-    /// Returns false (and leaves them undefined) when δ is no step.
+    /// What a δ ≥ 0 between two probes is: [`Step::Width`] with sin w and
+    /// cos w of the step w it is within the tolerance of, or
+    /// [`Step::Tiny`] for a δ within the tolerance of 0 (a search's estimate
+    /// beside the probe it was carried from); `None` when it is neither.
     /// `scratch` is reused; nothing is allocated.
-    fn near(&self, delta: &T, scratch: &mut T, sin: &mut T, cos: &mut T) -> bool {
+    fn near<'s>(&'s self, delta: &T, scratch: &mut T) -> Option<Step<'s, T>> {
         if *delta <= self.tolerance {
-            sin.clone_from(delta);
-            cos.clone_from(&self.one);
-            return true;
+            return Some(Step::Tiny);
         }
         // Widths halve; the one within tolerance of δ is the widest not
         // above δ + tolerance.
         scratch.set_sum(delta, &self.tolerance);
         let i = self.steps.partition_point(|(w, ..)| *w > *scratch);
-        let Some((w, s, c)) = self.steps.get(i) else {
-            return false;
-        };
+        let (w, s, c) = self.steps.get(i)?;
         scratch.set_difference(delta, w);
-        if *scratch > self.tolerance || *scratch < self.neg_tolerance {
-            return false;
-        }
-        // sin := s + e·c, cos := c − e·s (e = δ − w in `scratch`).
-        sin.set_product(scratch, c);
-        *sin += s;
-        cos.set_product(scratch, s);
-        cos.neg_assign();
-        *cos += c;
-        true
+        (*scratch <= self.tolerance && *scratch >= self.neg_tolerance).then_some(Step::Width(s, c))
     }
+}
+
+/// A difference of angles between two probes, as [`Steps::near`] reads it.
+enum Step<'s, T> {
+    /// Within the tolerance of a step w, whose (sin w, cos w) these are.
+    /// The probe's sine and cosine are then those of its neighbour's angle
+    /// plus w: they are off from its own by |δ − w|, the rounding of the
+    /// search's sum of the neighbour and w (half a unit in the last place
+    /// of the angle), as much as the addition formulas' own rounding; the
+    /// first-order correction (δ − w)·cos w would cost two more
+    /// multiplications for nothing above that.
+    Width(&'s T, &'s T),
+    /// Within the tolerance of 0: sin δ = δ and cos δ = 1 to the working
+    /// precision.
+    Tiny,
 }
 
 /// A probe of an [`AngleSlice`]: the angle, its sine and cosine, and the
@@ -206,6 +261,9 @@ struct Probe<T> {
 /// and a few of the previous one.
 const PROBES: usize = 8;
 
+/// How many directly computed sines and cosines an [`AngleSlice`] keeps.
+const DIRECT: usize = 8;
+
 /// The points μ(θ) as one angle θⱼ varies and the others stay fixed: with
 /// the first j coordinates, P = Π_{l<j} sin θ_l and the unit vector t of the
 /// angles after j precomputed, a point costs one sin/cos and q
@@ -220,8 +278,15 @@ pub struct AngleSlice<'a, T: Scalar> {
     base: DVector<T>,
     j: usize,
     scale: T,
-    tail: DVector<T>,
+    tail: Vec<T>,
     probes: Vec<Probe<T>>,
+    /// Probes of an earlier slice, whose storage [`AngleSlice::turn`] keeps
+    /// for the next ones.
+    free: Vec<Probe<T>>,
+    /// Sines and cosines computed directly, (angle, sin, cos), kept across
+    /// [`AngleSlice::turn`]: every search over the same range starts at the
+    /// same quarter point, the one probe with no kept neighbour.
+    direct: Vec<(T, T, T)>,
     next: usize,
     /// The probe [`AngleSlice::pair`] last returned first: a search's
     /// comparisons run along its points (ShrinkInterval asks (c, a),
@@ -240,8 +305,6 @@ struct Work<T> {
     cos: T,
     delta: T,
     scratch: T,
-    step_sin: T,
-    step_cos: T,
     term: T,
 }
 
@@ -253,8 +316,6 @@ impl<T: Scalar> Work<T> {
             cos: z(),
             delta: z(),
             scratch: z(),
-            step_sin: z(),
-            step_cos: z(),
             term: z(),
         }
     }
@@ -308,29 +369,65 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
                 format!("{} angles and index {j} for dimension {q}", trig.len()),
             ));
         }
-        // The first j coordinates of μ(θ), Π_{l<i} sin θ_l · cos θᵢ, and
-        // P = Π_{l<j} sin θ_l, in one pass (as `unit_from_sines_cosines`
-        // forms them, without the coordinates after j).
-        let mut base = sphere.center.clone();
-        let (mut p, mut term) = (T::int(1), T::int(0));
-        for (i, (s, c)) in trig[..j].iter().enumerate() {
-            term.set_product(&p, c);
-            term *= &sphere.radius;
-            base[i] += &term;
-            p *= s;
-        }
-        Ok(AngleSlice {
-            base,
+        let mut slice = AngleSlice {
+            base: sphere.center.clone(),
             j,
-            scale: p * sphere.radius.clone(),
-            tail: unit_from_sines_cosines(&trig[j + 1..]),
+            scale: T::int(0),
+            tail: Vec::with_capacity(q),
             probes: Vec::with_capacity(PROBES),
+            free: Vec::new(),
+            direct: Vec::new(),
             next: 0,
             last_first: 0,
             steps,
             work: Work::new(),
             spare: Spare(None),
-        })
+        };
+        slice.turn(sphere, trig, j)?;
+        Ok(slice)
+    }
+
+    /// Turns the slice to angle `j` through the angles whose (sin, cos) are
+    /// `trig` (on the same or another sphere), as [`AngleSlice::with_trig`]
+    /// would make it, but reusing its numbers: the probes of the previous
+    /// angle are dropped and their storage kept, so that a whole LPME run
+    /// allocates its probes once.
+    ///
+    /// # Errors
+    /// As [`AngleSlice::new`]; the slice is unchanged then.
+    pub fn turn(&mut self, sphere: &Sphere<T>, trig: &[(T, T)], j: usize) -> Result<()> {
+        let q = sphere.dim();
+        if trig.len() + 1 != q || j + 1 >= q {
+            return Err(Error::invalid(
+                "angles",
+                format!("{} angles and index {j} for dimension {q}", trig.len()),
+            ));
+        }
+        if self.base.len() == q {
+            self.base
+                .as_mut_slice()
+                .clone_from_slice(sphere.center.as_slice());
+        } else {
+            self.base = sphere.center.clone();
+        }
+        // The first j coordinates of μ(θ), Π_{l<i} sin θ_l · cos θᵢ, and
+        // P = Π_{l<j} sin θ_l, in one pass (as `unit_from_sines_cosines`
+        // forms them, without the coordinates after j).
+        let w = &mut self.work;
+        w.scratch = T::int(1);
+        for (i, (s, c)) in trig[..j].iter().enumerate() {
+            w.term.set_product(&w.scratch, c);
+            w.term *= &sphere.radius;
+            self.base[i] += &w.term;
+            w.scratch *= s;
+        }
+        self.scale.set_product(&w.scratch, &sphere.radius);
+        unit_into(&trig[j + 1..], &mut self.tail);
+        self.j = j;
+        self.free.append(&mut self.probes);
+        self.next = 0;
+        self.last_first = 0;
+        Ok(())
     }
 
     /// The sphere point with angle j set to `angle` (computed afresh).
@@ -362,47 +459,54 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
         base: &DVector<T>,
         j: usize,
         scale: &T,
-        tail: &DVector<T>,
+        tail: &[T],
         (s, c): (&T, &T),
         z: &mut DVector<T>,
         (ss, term): (&mut T, &mut T),
     ) {
         let (z, base) = (z.as_mut_slice(), base.as_slice());
-        z[j..]
-            .iter_mut()
-            .zip(&base[j..])
-            .for_each(|(x, b)| x.clone_from(b));
         term.set_product(scale, c);
-        z[j] += &*term;
+        z[j].set_sum(&base[j], term);
         ss.set_product(scale, s);
-        for (x, t) in z[j + 1..].iter_mut().zip(tail.as_slice()) {
+        for ((x, b), t) in z[j + 1..].iter_mut().zip(&base[j + 1..]).zip(tail) {
             term.set_product(ss, t);
-            *x += &*term;
+            x.set_sum(b, term);
         }
     }
 
     /// The index of the kept probe at `angle`, computing it if needed and
     /// never evicting probe `keep` (an evicted probe's storage is reused, so
-    /// that a probe costs no allocation once the slice holds [`PROBES`]).
+    /// that a probe costs no allocation once the slice holds [`PROBES`]);
+    /// `keep` is also the neighbour a new probe's sine and cosine are
+    /// derived from first.
     fn probe(&mut self, angle: &T, keep: Option<usize>) -> usize {
         if self
             .probes
             .get(self.last_first)
-            .is_some_and(|p| p.angle == *angle)
+            .is_some_and(|p| p.angle.identical(angle))
         {
             return self.last_first;
         }
-        if let Some(i) = self.probes.iter().position(|p| p.angle == *angle) {
+        if let Some(i) = self.probes.iter().position(|p| p.angle.identical(angle)) {
             return i;
         }
-        self.sines_cosines(angle);
+        self.sines_cosines(angle, keep);
         let i = if self.probes.len() < PROBES {
-            self.probes.push(Probe {
-                angle: angle.clone(),
-                sin: T::int(0),
-                cos: T::int(0),
-                point: self.base.clone(),
-            });
+            let probe = match self.free.pop() {
+                Some(mut p) if p.point.len() == self.base.len() => {
+                    // Coordinates before j are the base's in every probe.
+                    p.point.as_mut_slice()[..self.j]
+                        .clone_from_slice(&self.base.as_slice()[..self.j]);
+                    p
+                }
+                _ => Probe {
+                    angle: angle.clone(),
+                    sin: T::int(0),
+                    cos: T::int(0),
+                    point: self.base.clone(),
+                },
+            };
+            self.probes.push(probe);
             self.probes.len() - 1
         } else {
             if Some(self.next) == keep {
@@ -435,32 +539,63 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
     /// sin and cos of `angle` into `self.work.sin`, `self.work.cos`: from a
     /// kept probe one step away (addition formulas) when [`Steps`] are
     /// given, else directly.
-    fn sines_cosines(&mut self, angle: &T) {
+    fn sines_cosines(&mut self, angle: &T, first: Option<usize>) {
         let w = &mut self.work;
         if let Some(steps) = self.steps {
-            for p in self.probes.iter().rev() {
+            let others = (0..self.probes.len()).rev().filter(|&i| Some(i) != first);
+            for p in first.into_iter().chain(others).map(|i| &self.probes[i]) {
                 w.delta.set_difference(angle, &p.angle);
                 let negative = w.delta.is_sign_negative();
                 if negative {
                     w.delta.neg_assign();
                 }
-                if steps.near(&w.delta, &mut w.scratch, &mut w.step_sin, &mut w.step_cos) {
-                    if negative {
-                        w.step_sin.neg_assign();
+                match steps.near(&w.delta, &mut w.scratch) {
+                    // sin(θ₀ ± w) = sin θ₀ cos w ± cos θ₀ sin w,
+                    // cos(θ₀ ± w) = cos θ₀ cos w ∓ sin θ₀ sin w.
+                    Some(Step::Width(sw, cw)) => {
+                        w.sin.set_product(&p.sin, cw);
+                        w.term.set_product(&p.cos, sw);
+                        w.cos.set_product(&p.cos, cw);
+                        w.scratch.set_product(&p.sin, sw);
+                        if negative {
+                            w.sin -= &w.term;
+                            w.cos += &w.scratch;
+                        } else {
+                            w.sin += &w.term;
+                            w.cos -= &w.scratch;
+                        }
+                        return;
                     }
-                    // sin(θ₀ + δ) = sin θ₀ cos δ + cos θ₀ sin δ,
-                    // cos(θ₀ + δ) = cos θ₀ cos δ − sin θ₀ sin δ.
-                    w.sin.set_product(&p.sin, &w.step_cos);
-                    w.term.set_product(&p.cos, &w.step_sin);
-                    w.sin += &w.term;
-                    w.cos.set_product(&p.cos, &w.step_cos);
-                    w.term.set_product(&p.sin, &w.step_sin);
-                    w.cos -= &w.term;
-                    return;
+                    // sin(θ₀ + δ) = sin θ₀ + δ cos θ₀, cos(θ₀ + δ) =
+                    // cos θ₀ − δ sin θ₀ (δ signed; exact to δ²/2).
+                    Some(Step::Tiny) => {
+                        if negative {
+                            w.delta.neg_assign();
+                        }
+                        w.term.set_product(&w.delta, &p.cos);
+                        w.sin.set_sum(&p.sin, &w.term);
+                        w.term.set_product(&w.delta, &p.sin);
+                        w.cos.set_difference(&p.cos, &w.term);
+                        return;
+                    }
+                    None => {}
                 }
             }
         }
+        if self.steps.is_some() {
+            if let Some((_, s, c)) = self.direct.iter().find(|(a, ..)| a.identical(angle)) {
+                w.sin.clone_from(s);
+                w.cos.clone_from(c);
+                return;
+            }
+        }
         let (s, c) = angle.clone().sin_cos();
+        if self.steps.is_some() {
+            if self.direct.len() == DIRECT {
+                self.direct.remove(0);
+            }
+            self.direct.push((angle.clone(), s.clone(), c.clone()));
+        }
         w.sin = s;
         w.cos = c;
     }
@@ -469,15 +604,19 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
     /// when the slice has [`Steps`] (a search's estimate is within rounding
     /// of its last probe), else by direct evaluation.
     pub fn trig(&mut self, angle: &T) -> (T, T) {
-        self.sines_cosines(angle);
+        self.sines_cosines(angle, None);
         (self.work.sin.clone(), self.work.cos.clone())
     }
 
     /// The points at angles `x` and `y`, computed once and kept for the
     /// next comparisons.
     pub fn pair(&mut self, x: &T, y: &T) -> (&DVector<T>, &DVector<T>) {
-        let i = self.probe(x, None);
-        let k = self.probe(y, Some(i));
+        // y first: it is nearly always kept (the previous pair's x), and a
+        // new x is one step from it (ShrinkInterval asks (c, a), (d, c),
+        // (e, d), (b, e), each a quarter width apart), so its sine and
+        // cosine follow from y's at the first try.
+        let k = self.probe(y, None);
+        let i = self.probe(x, Some(k));
         self.last_first = i;
         (&self.probes[i].point, &self.probes[k].point)
     }
