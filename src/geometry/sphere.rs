@@ -131,7 +131,7 @@ fn unit_into<T: Scalar>(trig: &[(T, T)], a: &mut Vec<T>) {
 pub fn trig_from_unit<T: Scalar>(a: &DVector<T>) -> Vec<(T, T)> {
     let q = a.len();
     // r[j] = ‖a_{j..}‖ from the back.
-    let mut r = vec![T::int(0); q + 1];
+    let mut r = vec![T::int(0); q];
     let mut sum = T::int(0);
     for j in (0..q).rev() {
         sum += &(a[j].clone() * a[j].clone());
@@ -362,18 +362,12 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
         j: usize,
         steps: Option<&'a Steps<T>>,
     ) -> Result<Self> {
-        let q = sphere.dim();
-        if trig.len() + 1 != q || j + 1 >= q {
-            return Err(Error::invalid(
-                "angles",
-                format!("{} angles and index {j} for dimension {q}", trig.len()),
-            ));
-        }
+        // `turn` checks the angles and j.
         let mut slice = AngleSlice {
             base: sphere.center.clone(),
             j,
             scale: T::int(0),
-            tail: Vec::with_capacity(q),
+            tail: Vec::with_capacity(sphere.dim()),
             probes: Vec::with_capacity(PROBES),
             free: Vec::new(),
             direct: Vec::new(),
@@ -581,8 +575,6 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
                     None => {}
                 }
             }
-        }
-        if self.steps.is_some() {
             if let Some((_, s, c)) = self.direct.iter().find(|(a, ..)| a.identical(angle)) {
                 w.sin.clone_from(s);
                 w.cos.clone_from(c);

@@ -43,9 +43,10 @@ impl<const P: u32> Clone for Mpfr<P> {
     }
 
     /// Reuses `self`'s limbs (a derived `Clone` would allocate anew). Both
-    /// numbers carry `P` bits, so this is one `mpfr_set` (rug's own
-    /// `clone_from` first resets the precision, a call that costs as much
-    /// as the copy at 256 bits).
+    /// numbers carry `P` bits, so sign, exponent and limbs are copied in
+    /// place (rug's own `clone_from` first resets the precision, then
+    /// calls `mpfr_set`: two calls, each costing more than the copy at 256
+    /// bits).
     fn clone_from(&mut self, source: &Self) {
         if self.0.prec() != P || source.0.prec() != P {
             self.0.clone_from(&source.0);

@@ -128,3 +128,57 @@ fn nalgebra_lu_cholesky_and_eigen_run_at_256_bits() {
     ev.sort_by(|a, b| a.partial_cmp(b).unwrap());
     assert!(close(ev[0].clone(), M::int(1), 240) && close(ev[1].clone(), M::int(3), 240));
 }
+
+/// Values with every MPFR kind: regular numbers that differ only in the
+/// last limb, in the sign, in the exponent, and zeros, infinities, NaN.
+fn kinds() -> Vec<M> {
+    let third = M::ratio(1, 3);
+    let next = third.clone() + M::epsilon() / M::int(8);
+    assert!(next != third, "the last-limb neighbour must differ");
+    vec![
+        third.clone(),
+        next,
+        -third.clone(),
+        third.clone() * M::int(2),
+        M::int(0),
+        -M::int(0),
+        M::int(1) / M::int(0),
+        -M::int(1) / M::int(0),
+        M::int(0) / M::int(0),
+        M::pi(),
+    ]
+}
+
+#[test]
+fn identical_is_same_bits_and_implies_equal() {
+    let kinds = kinds();
+    for (i, a) in kinds.iter().enumerate() {
+        for (k, b) in kinds.iter().enumerate() {
+            let copy = b.clone();
+            // Same kind (same bits) exactly when the indices agree.
+            assert_eq!(a.identical(b), i == k, "{a:?} vs {b:?}");
+            assert!(copy.identical(b), "a copy is identical: {b:?}");
+            if a.identical(b) && !a.as_float().is_nan() {
+                assert!(a == b);
+            }
+        }
+    }
+    // Equal, not identical: the zeros.
+    assert!(M::int(0) == -M::int(0) && !M::int(0).identical(&-M::int(0)));
+}
+
+#[test]
+fn clone_from_copies_every_kind_exactly() {
+    let kinds = kinds();
+    for target in &kinds {
+        for source in &kinds {
+            let mut x = target.clone();
+            x.clone_from(source);
+            assert!(x.identical(source), "{target:?} <- {source:?} gave {x:?}");
+            assert_eq!(x.encode(), source.encode());
+            // The copy owns its limbs: changing it leaves the source.
+            x += &M::int(1);
+            assert!(!source.as_float().is_finite() || !x.identical(source));
+        }
+    }
+}
