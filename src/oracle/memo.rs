@@ -20,6 +20,7 @@ pub trait Recall: Clone {
 }
 
 /// Entry `hint` first, then every entry.
+#[inline]
 fn entries_difference<T: Scalar>(x: &[T], y: &[T], hint: usize) -> Option<usize> {
     if x.len() != y.len() {
         return Some(0);

@@ -57,12 +57,12 @@ impl Preference {
     /// assert_eq!(Preference::of(&0.5, &0.5), Preference::Indifferent);
     /// ```
     pub fn of<T: PartialOrd>(fx: &T, fy: &T) -> Self {
-        if fx > fy {
-            Preference::First
-        } else if fx < fy {
-            Preference::Second
-        } else {
-            Preference::Indifferent
+        // One comparison (two at MPFR precision cost two calls); an
+        // unordered pair (NaN) is indifferent, as neither is greater.
+        match fx.partial_cmp(fy) {
+            Some(std::cmp::Ordering::Greater) => Preference::First,
+            Some(std::cmp::Ordering::Less) => Preference::Second,
+            _ => Preference::Indifferent,
         }
     }
 

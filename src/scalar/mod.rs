@@ -108,6 +108,17 @@ pub trait Backend: Sized {
     fn quadratic_form(_a: &[Self], _b: &[Self], _r: &[Self]) -> Option<Self> {
         None
     }
+
+    /// Σ aᵢbᵢ over two non-empty slices of one length, summed left to right
+    /// from the first product exactly as [`dot`] sums (the same value),
+    /// when the backend has a cheaper way to form it; `None` (the default,
+    /// and for slices of other shapes) leaves it to [`dot`]'s generic loop.
+    ///
+    /// MPFR has one: its products go through a per-thread scratch number
+    /// instead of one allocated per call.
+    fn dot_product(_a: &[Self], _b: &[Self]) -> Option<Self> {
+        None
+    }
 }
 
 /// The scalar every algorithm is generic over: a real field (simba's
@@ -208,6 +219,9 @@ impl<T> Scalar for T where
 /// assert_eq!(dot(&a, &a), 14.0);
 /// ```
 pub fn dot<T: Scalar>(a: &nalgebra::DVector<T>, b: &nalgebra::DVector<T>) -> T {
+    if let Some(v) = T::dot_product(a.as_slice(), b.as_slice()) {
+        return v;
+    }
     let (mut sum, mut term) = (T::int(0), T::int(0));
     let mut pairs = a.as_slice().iter().zip(b.as_slice());
     // The first product is the first partial sum (0 + t = t: one addition

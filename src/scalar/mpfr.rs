@@ -34,8 +34,48 @@ use std::ops::{
 /// assert!(M::pi().to_f64_lossy() == std::f64::consts::PI);
 /// # }
 /// ```
-#[derive(PartialEq, PartialOrd)]
+#[derive(PartialEq)]
 pub struct Mpfr<const P: u32>(Float);
+
+/// Ordered as rug's `Float`, each comparison one MPFR call (a derived
+/// `PartialOrd` would route `<` through `partial_cmp`: an unordered test,
+/// then a comparison).
+impl<const P: u32> PartialOrd for Mpfr<P> {
+    /// One comparison (rug's `partial_cmp` makes two calls: an unordered
+    /// test, then the comparison): NaN read from the exponent in place,
+    /// zeros equal whatever their signs, and otherwise MPFR's comparison
+    /// (`total_cmp` differs from it only on signed zeros and NaN).
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        if self.0.is_nan() || other.0.is_nan() {
+            return None;
+        }
+        if self.0.is_zero() && other.0.is_zero() {
+            return Some(std::cmp::Ordering::Equal);
+        }
+        Some(self.0.total_cmp(&other.0))
+    }
+
+    #[inline]
+    fn lt(&self, other: &Self) -> bool {
+        self.0 < other.0
+    }
+
+    #[inline]
+    fn le(&self, other: &Self) -> bool {
+        self.0 <= other.0
+    }
+
+    #[inline]
+    fn gt(&self, other: &Self) -> bool {
+        self.0 > other.0
+    }
+
+    #[inline]
+    fn ge(&self, other: &Self) -> bool {
+        self.0 >= other.0
+    }
+}
 
 impl<const P: u32> Clone for Mpfr<P> {
     fn clone(&self) -> Self {
@@ -47,6 +87,7 @@ impl<const P: u32> Clone for Mpfr<P> {
     /// place (rug's own `clone_from` first resets the precision, then
     /// calls `mpfr_set`: two calls, each costing more than the copy at 256
     /// bits).
+    #[inline]
     fn clone_from(&mut self, source: &Self) {
         if self.0.prec() != P || source.0.prec() != P {
             self.0.clone_from(&source.0);
@@ -167,12 +208,42 @@ impl<const P: u32> Backend for Mpfr<P> {
         self.0.is_finite()
     }
 
+    fn dot_product(a: &[Self], b: &[Self]) -> Option<Self> {
+        use std::cell::RefCell;
+        thread_local! {
+            // One scratch product per thread (shared by every P: a
+            // thread_local in a generic function is one static), brought
+            // to P bits when another precision used it last.
+            static TERM: RefCell<Float> = RefCell::new(Float::new(rug::float::prec_min()));
+        }
+        let ((x0, xs), (y0, ys)) = (a.split_first()?, b.split_first()?);
+        if xs.len() != ys.len() {
+            return None;
+        }
+        TERM.with(|term| {
+            // Busy only if a product re-entered this one: leave it to the
+            // generic loop.
+            let mut term = term.try_borrow_mut().ok()?;
+            if term.prec() != P {
+                term.set_prec(P);
+            }
+            let mut sum = Float::with_val(P, &x0.0 * &y0.0);
+            for (x, y) in xs.iter().zip(ys) {
+                rug::Assign::assign(&mut *term, &x.0 * &y.0);
+                sum += &*term;
+            }
+            Some(Mpfr(sum))
+        })
+    }
+
     #[inline]
     fn identical(&self, other: &Self) -> bool {
         // SAFETY: `as_raw` points at the initialized `mpfr_t` of a live
         // `Float`, borrowed for this call.
         let (x, y) = unsafe { (&*self.0.as_raw(), &*other.0.as_raw()) };
-        if self.0.prec() != P || other.0.prec() != P {
+        // MPFR's precision type is a C long.
+        let p = std::os::raw::c_long::from(P);
+        if x.prec != p || y.prec != p {
             return self.0 == other.0;
         }
         if x.exp != y.exp || x.sign != y.sign {
@@ -194,7 +265,8 @@ impl<const P: u32> Backend for Mpfr<P> {
                 std::slice::from_raw_parts(y.d.as_ptr().cast_const(), limbs),
             )
         };
-        lx.iter().zip(ly).all(|(a, b)| a == b)
+        // Branch-free over the (few) limbs.
+        lx.iter().zip(ly).fold(0, |differ, (a, b)| differ | (a ^ b)) == 0
     }
 }
 

@@ -182,3 +182,43 @@ fn clone_from_copies_every_kind_exactly() {
         }
     }
 }
+
+#[test]
+fn ordering_agrees_with_rug_on_every_kind() {
+    // The one-call comparisons against rug's own (two calls for
+    // `partial_cmp`): every pair of kinds, signed zeros and NaN included.
+    let kinds = kinds();
+    for a in &kinds {
+        for b in &kinds {
+            let (x, y) = (a.as_float(), b.as_float());
+            assert_eq!(a.partial_cmp(b), x.partial_cmp(y), "{a:?} vs {b:?}");
+            assert_eq!(a < b, x < y);
+            assert_eq!(a <= b, x <= y);
+            assert_eq!(a > b, x > y);
+            assert_eq!(a >= b, x >= y);
+        }
+    }
+}
+
+#[test]
+fn dot_kernel_sums_as_the_generic_loop() {
+    // MPFR's dot product (a per-thread scratch product) gives the same bits
+    // as the generic loop: the first product, then each further product
+    // added left to right.
+    let a = DVector::from_fn(12, |i, _| M::ratio(i as i64 - 5, 7));
+    let b = DVector::from_fn(12, |i, _| M::ratio(3, i as i64 + 2) - M::ratio(1, 9));
+    let mut expected = a[0].clone() * b[0].clone();
+    for i in 1..12 {
+        expected += &(a[i].clone() * b[i].clone());
+    }
+    let got = metric_elicitation::scalar::dot(&a, &b);
+    assert!(got.identical(&expected), "{got:?} against {expected:?}");
+    // Another precision on the same thread between two uses of the scratch.
+    let a2 = DVector::from_fn(3, |i, _| Mpfr::<64>::ratio(i as i64 + 1, 3));
+    let d2 = metric_elicitation::scalar::dot(&a2, &a2);
+    assert!((d2 - Mpfr::<64>::ratio(14, 9)).abs() < Mpfr::<64>::ratio(1, 1 << 40));
+    assert!(metric_elicitation::scalar::dot(&a, &b).identical(&expected));
+    // Empty and mismatched lengths go to the generic loop.
+    let empty = DVector::<M>::zeros(0);
+    assert!(metric_elicitation::scalar::dot(&empty, &empty) == M::int(0));
+}
