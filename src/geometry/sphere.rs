@@ -75,7 +75,14 @@ impl<T: Scalar> Sphere<T> {
                 ),
             ));
         }
-        Ok(&self.center + a * self.radius.clone())
+        // c + r·a, formed in one copy of a (the same roundings as
+        // `&c + a * r`, without its temporaries).
+        let mut z = a.clone();
+        for (z, c) in z.iter_mut().zip(self.center.iter()) {
+            *z *= &self.radius;
+            *z += c;
+        }
+        Ok(z)
     }
 }
 
@@ -160,13 +167,22 @@ pub fn trig_from_unit<T: Scalar>(a: &DVector<T>) -> Vec<(T, T)> {
 /// sine costs about forty multiplications).
 #[derive(Debug, Clone)]
 pub struct Steps<T> {
-    /// (w_n, sin w_n, cos w_n), widest first.
-    steps: Vec<(T, T, T)>,
+    /// The steps w_n, widest first.
+    steps: Vec<Width<T>>,
     /// How far a step between probes may be from w_n: a few units of
     /// rounding of angles up to 2π.
     tolerance: T,
-    /// −tolerance.
-    neg_tolerance: T,
+}
+
+/// One step w of [`Steps`]: the bounds w ∓ tolerance a difference of
+/// angles must lie within to be read as w (precomputed, so that reading a
+/// difference costs comparisons only), and sin w, cos w.
+#[derive(Debug, Clone)]
+struct Width<T> {
+    lo: T,
+    hi: T,
+    sin: T,
+    cos: T,
 }
 
 impl<T: Scalar> Steps<T> {
@@ -206,29 +222,40 @@ impl<T: Scalar> Steps<T> {
         };
         steps.insert(0, (wide, s, c));
         let tolerance = crate::prec::ulps::<T>(256);
-        Steps {
-            steps,
-            neg_tolerance: -tolerance.clone(),
-            tolerance,
-        }
+        let steps = steps
+            .into_iter()
+            .map(|(w, sin, cos)| Width {
+                lo: w.clone() - tolerance.clone(),
+                hi: w + tolerance.clone(),
+                sin,
+                cos,
+            })
+            .collect();
+        Steps { steps, tolerance }
     }
 
     /// What a δ ≥ 0 between two probes is: [`Step::Width`] with sin w and
     /// cos w of the step w it is within the tolerance of, or
     /// [`Step::Tiny`] for a δ within the tolerance of 0 (a search's estimate
     /// beside the probe it was carried from); `None` when it is neither.
-    /// `scratch` is reused; nothing is allocated.
-    fn near<'s>(&'s self, delta: &T, scratch: &mut T) -> Option<Step<'s, T>> {
-        if *delta <= self.tolerance {
-            return Some(Step::Tiny);
-        }
-        // Widths halve; the one within tolerance of δ is the widest not
-        // above δ + tolerance.
-        scratch.set_sum(delta, &self.tolerance);
-        let i = self.steps.partition_point(|(w, ..)| *w > *scratch);
-        let (w, s, c) = self.steps.get(i)?;
-        scratch.set_difference(delta, w);
-        (*scratch <= self.tolerance && *scratch >= self.neg_tolerance).then_some(Step::Width(s, c))
+    /// Step `*last` is tried first (a search steps by the same width
+    /// through a halving), and `*last` becomes the step found. Comparisons
+    /// only: nothing is computed or allocated.
+    fn near<'s>(&'s self, delta: &T, last: &mut usize) -> Option<Step<'s, T>> {
+        let within = |w: &Width<T>| *delta >= w.lo && *delta <= w.hi;
+        let width = match self.steps.get(*last).filter(|w| within(w)) {
+            Some(w) => w,
+            None if *delta <= self.tolerance => return Some(Step::Tiny),
+            None => {
+                // Widths halve and their windows are disjoint: the one that
+                // can hold δ is the widest whose lower bound is not above δ.
+                let i = self.steps.partition_point(|w| w.lo > *delta);
+                let w = self.steps.get(i).filter(|w| *delta <= w.hi)?;
+                *last = i;
+                w
+            }
+        };
+        Some(Step::Width(&width.sin, &width.cos))
     }
 }
 
@@ -247,12 +274,21 @@ enum Step<'s, T> {
     Tiny,
 }
 
-/// A probe of an [`AngleSlice`]: the angle, its sine and cosine, and the
-/// sphere point.
+/// A probe of an [`AngleSlice`]: the angle, its sine and cosine times the
+/// slice's scale P (the point's offsets from the base: P·cos θⱼ at j, and
+/// P·sin θⱼ times the tail after j), and the sphere point.
+///
+/// Kept scaled because the addition formulas are linear in (sin, cos): a
+/// neighbour's scaled pair gives the new probe's scaled pair with the same
+/// four multiplications, and the two products by P a point would otherwise
+/// cost are saved (at 256 bits, two of the 24 multiplications of a new
+/// point and its simulated metric value).
 #[derive(Debug, Clone)]
 struct Probe<T> {
     angle: T,
+    /// P·sin θⱼ.
     sin: T,
+    /// P·cos θⱼ.
     cos: T,
     point: DVector<T>,
 }
@@ -293,6 +329,8 @@ pub struct AngleSlice<'a, T: Scalar> {
     /// (d, c), (e, d), (b, e)), so the next pair's second point is usually
     /// this one, and [`AngleSlice::probe`] looks at it before scanning.
     last_first: usize,
+    /// The step [`Steps::near`] last found (tried first next time).
+    last_step: usize,
     steps: Option<&'a Steps<T>>,
     work: Work<T>,
     spare: Spare<T>,
@@ -373,6 +411,7 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
             direct: Vec::new(),
             next: 0,
             last_first: 0,
+            last_step: 0,
             steps,
             work: Work::new(),
             spare: Spare(None),
@@ -427,44 +466,37 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
     /// The sphere point with angle j set to `angle` (computed afresh).
     pub fn point(&self, angle: &T) -> DVector<T> {
         let (s, c) = angle.clone().sin_cos();
+        let (mut ps, mut pc) = (T::int(0), T::int(0));
+        ps.set_product(&self.scale, &s);
+        pc.set_product(&self.scale, &c);
         let mut z = self.base.clone();
-        self.write_point(&s, &c, &mut z, (&mut T::int(0), &mut T::int(0)));
+        Self::write_into(&self.base, self.j, &self.tail, (&ps, &pc), &mut z);
         z
     }
 
-    /// z := base + scale·(cos at j, sin·tail after j), in place, with two
-    /// scratch numbers, for a `z` whose coordinates before j are the base's
-    /// already (a copy of the base, or a point of the same slice).
-    fn write_point(&self, s: &T, c: &T, z: &mut DVector<T>, scratch: (&mut T, &mut T)) {
-        Self::write_into(
-            &self.base,
-            self.j,
-            &self.scale,
-            &self.tail,
-            (s, c),
-            z,
-            scratch,
-        );
-    }
-
-    /// [`AngleSlice::write_point`] on the slice's parts (so that the
-    /// slice's own scratch numbers can be borrowed beside them).
-    fn write_into(
-        base: &DVector<T>,
-        j: usize,
-        scale: &T,
-        tail: &[T],
-        (s, c): (&T, &T),
-        z: &mut DVector<T>,
-        (ss, term): (&mut T, &mut T),
-    ) {
+    /// z := base + (P·cos θⱼ at j, P·sin θⱼ·tail after j), in place, given
+    /// (P·sin θⱼ, P·cos θⱼ), for a `z` whose
+    /// coordinates before j are the base's already (a copy of the base, or
+    /// a point of the same slice).
+    fn write_into(base: &DVector<T>, j: usize, tail: &[T], (ps, pc): (&T, &T), z: &mut DVector<T>) {
         let (z, base) = (z.as_mut_slice(), base.as_slice());
-        term.set_product(scale, c);
-        z[j].set_sum(&base[j], term);
-        ss.set_product(scale, s);
+        // Each offset is formed in its coordinate, then the base added in
+        // place: x + b is x itself when b is zero and x is not (a sphere
+        // centred at the origin, or on an axis, costs no additions there
+        // above f64's precision; in f64 the addition costs less than the
+        // test), and b + x otherwise (the same rounding, signed zeros
+        // included).
+        let test = T::precision_bits() > 64;
+        let add_base = |x: &mut T, b: &T| {
+            if !test || !b.is_zero() || x.is_zero() {
+                *x += b;
+            }
+        };
+        z[j].clone_from(pc);
+        add_base(&mut z[j], &base[j]);
         for ((x, b), t) in z[j + 1..].iter_mut().zip(&base[j + 1..]).zip(tail) {
-            term.set_product(ss, t);
-            x.set_sum(b, term);
+            x.set_product(ps, t);
+            add_base(x, b);
         }
     }
 
@@ -514,90 +546,123 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
         probe.angle.clone_from(angle);
         std::mem::swap(&mut probe.sin, &mut self.work.sin);
         std::mem::swap(&mut probe.cos, &mut self.work.cos);
-        let w = &mut self.work;
-        let (ss, term) = (&mut w.scratch, &mut w.term);
         Self::write_into(
             &self.base,
             self.j,
-            &self.scale,
             &self.tail,
             (&probe.sin, &probe.cos),
             &mut probe.point,
-            (ss, term),
         );
         self.spare
             .keep_probe(std::mem::replace(&mut self.probes[i], probe));
         i
     }
 
-    /// sin and cos of `angle` into `self.work.sin`, `self.work.cos`: from a
-    /// kept probe one step away (addition formulas) when [`Steps`] are
-    /// given, else directly.
+    /// P·sin and P·cos of `angle` (P the slice's scale) into
+    /// `self.work.sin`, `self.work.cos`: from a kept probe one step away
+    /// (addition formulas) when [`Steps`] are given, else from sin and cos
+    /// computed directly.
     fn sines_cosines(&mut self, angle: &T, first: Option<usize>) {
+        // (Tested here as well, so that without steps, in f64, no call is
+        // made.)
+        if self.steps.is_some() && self.derive_from_neighbour(angle, first) {
+            return;
+        }
         let w = &mut self.work;
-        if let Some(steps) = self.steps {
-            let others = (0..self.probes.len()).rev().filter(|&i| Some(i) != first);
-            for p in first.into_iter().chain(others).map(|i| &self.probes[i]) {
-                w.delta.set_difference(angle, &p.angle);
-                let negative = w.delta.is_sign_negative();
-                if negative {
-                    w.delta.neg_assign();
-                }
-                match steps.near(&w.delta, &mut w.scratch) {
-                    // sin(θ₀ ± w) = sin θ₀ cos w ± cos θ₀ sin w,
-                    // cos(θ₀ ± w) = cos θ₀ cos w ∓ sin θ₀ sin w.
-                    Some(Step::Width(sw, cw)) => {
-                        w.sin.set_product(&p.sin, cw);
-                        w.term.set_product(&p.cos, sw);
-                        w.cos.set_product(&p.cos, cw);
-                        w.scratch.set_product(&p.sin, sw);
-                        if negative {
-                            w.sin -= &w.term;
-                            w.cos += &w.scratch;
-                        } else {
-                            w.sin += &w.term;
-                            w.cos -= &w.scratch;
-                        }
-                        return;
-                    }
-                    // sin(θ₀ + δ) = sin θ₀ + δ cos θ₀, cos(θ₀ + δ) =
-                    // cos θ₀ − δ sin θ₀ (δ signed; exact to δ²/2).
-                    Some(Step::Tiny) => {
-                        if negative {
-                            w.delta.neg_assign();
-                        }
-                        w.term.set_product(&w.delta, &p.cos);
-                        w.sin.set_sum(&p.sin, &w.term);
-                        w.term.set_product(&w.delta, &p.sin);
-                        w.cos.set_difference(&p.cos, &w.term);
-                        return;
-                    }
-                    None => {}
-                }
-            }
-            if let Some((_, s, c)) = self.direct.iter().find(|(a, ..)| a.identical(angle)) {
-                w.sin.clone_from(s);
-                w.cos.clone_from(c);
-                return;
-            }
+        let kept = self
+            .steps
+            .and_then(|_| self.direct.iter().find(|(a, ..)| a.identical(angle)));
+        if let Some((_, s, c)) = kept {
+            w.sin.set_product(&self.scale, s);
+            w.cos.set_product(&self.scale, c);
+            return;
         }
         let (s, c) = angle.clone().sin_cos();
+        w.sin.set_product(&self.scale, &s);
+        w.cos.set_product(&self.scale, &c);
         if self.steps.is_some() {
             if self.direct.len() == DIRECT {
                 self.direct.remove(0);
             }
-            self.direct.push((angle.clone(), s.clone(), c.clone()));
+            self.direct.push((angle.clone(), s, c));
         }
-        w.sin = s;
-        w.cos = c;
     }
 
-    /// (sin, cos) of `angle`: from a kept probe at or one step from it
-    /// when the slice has [`Steps`] (a search's estimate is within rounding
-    /// of its last probe), else by direct evaluation.
+    /// With [`Steps`]: P·sin and P·cos of `angle` into `self.work.sin`,
+    /// `self.work.cos` from the first kept probe (probe `first`, then the
+    /// newest) a step or less away, by the addition formulas (linear in
+    /// the pair, so they hold for the scaled pair); false when there are no
+    /// steps or no probe is that near.
+    fn derive_from_neighbour(&mut self, angle: &T, first: Option<usize>) -> bool {
+        let Some(steps) = self.steps else {
+            return false;
+        };
+        let w = &mut self.work;
+        let others = (0..self.probes.len()).rev().filter(|&i| Some(i) != first);
+        for p in first.into_iter().chain(others).map(|i| &self.probes[i]) {
+            w.delta.set_difference(angle, &p.angle);
+            let negative = w.delta.is_sign_negative();
+            if negative {
+                w.delta.neg_assign();
+            }
+            match steps.near(&w.delta, &mut self.last_step) {
+                // sin(θ₀ ± w) = sin θ₀ cos w ± cos θ₀ sin w,
+                // cos(θ₀ ± w) = cos θ₀ cos w ∓ sin θ₀ sin w.
+                Some(Step::Width(sw, cw)) => {
+                    w.sin.set_product(&p.sin, cw);
+                    w.term.set_product(&p.cos, sw);
+                    w.cos.set_product(&p.cos, cw);
+                    w.scratch.set_product(&p.sin, sw);
+                    if negative {
+                        w.sin -= &w.term;
+                        w.cos += &w.scratch;
+                    } else {
+                        w.sin += &w.term;
+                        w.cos -= &w.scratch;
+                    }
+                    return true;
+                }
+                // sin(θ₀ + δ) = sin θ₀ + δ cos θ₀, cos(θ₀ + δ) =
+                // cos θ₀ − δ sin θ₀ (δ signed; exact to δ²/2).
+                Some(Step::Tiny) => {
+                    if negative {
+                        w.delta.neg_assign();
+                    }
+                    w.term.set_product(&w.delta, &p.cos);
+                    w.sin.set_sum(&p.sin, &w.term);
+                    w.term.set_product(&w.delta, &p.sin);
+                    w.cos.set_difference(&p.cos, &w.term);
+                    return true;
+                }
+                None => {}
+            }
+        }
+        false
+    }
+
+    /// (sin, cos) of `angle`: with [`Steps`], from a kept probe at or one
+    /// step from it (a search's estimate is within rounding of its last
+    /// probe), its scaled pair times 1/P (two roundings more); else, or
+    /// when P is 0, by direct evaluation.
     pub fn trig(&mut self, angle: &T) -> (T, T) {
-        self.sines_cosines(angle, None);
-        (self.work.sin.clone(), self.work.cos.clone())
+        if self.steps.is_some() && !self.scale.is_zero() && self.derive_from_neighbour(angle, None)
+        {
+            // One division, two multiplications (a division costs about
+            // three multiplications at MPFR precision).
+            let inverse = T::int(1) / self.scale.clone();
+            let w = &self.work;
+            let (mut s, mut c) = (T::int(0), T::int(0));
+            s.set_product(&w.sin, &inverse);
+            c.set_product(&w.cos, &inverse);
+            return (s, c);
+        }
+        if let Some((_, s, c)) = self
+            .steps
+            .and_then(|_| self.direct.iter().find(|(a, ..)| a.identical(angle)))
+        {
+            return (s.clone(), c.clone());
+        }
+        angle.clone().sin_cos()
     }
 
     /// The points at angles `x` and `y`, computed once and kept for the
