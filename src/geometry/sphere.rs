@@ -334,6 +334,18 @@ pub struct AngleSlice<'a, T: Scalar> {
     steps: Option<&'a Steps<T>>,
     work: Work<T>,
     spare: Spare<T>,
+    prefix: Prefix<T>,
+}
+
+/// What the base's first coordinates were computed from at the last
+/// [`AngleSlice::turn`]: the sphere, the angles' (sin, cos), and the
+/// running products Π_{l<i} sin θ_l (one more than the angles).
+#[derive(Debug, Clone)]
+struct Prefix<T> {
+    center: DVector<T>,
+    radius: T,
+    trig: Vec<(T, T)>,
+    sines: Vec<T>,
 }
 
 /// Scratch numbers of [`AngleSlice`]'s probes, allocated once.
@@ -415,6 +427,12 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
             steps,
             work: Work::new(),
             spare: Spare(None),
+            prefix: Prefix {
+                center: DVector::zeros(0),
+                radius: T::int(0),
+                trig: Vec::new(),
+                sines: Vec::new(),
+            },
         };
         slice.turn(sphere, trig, j)?;
         Ok(slice)
@@ -436,23 +454,61 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
                 format!("{} angles and index {j} for dimension {q}", trig.len()),
             ));
         }
+        // The first j coordinates of μ(θ), Π_{l<i} sin θ_l · cos θᵢ, and
+        // P = Π_{l<j} sin θ_l, in one pass (as `unit_from_sines_cosines`
+        // forms them, without the coordinates after j). Above f64's
+        // precision (where three multiplications cost more than this
+        // bookkeeping) the coordinates whose angles and sphere are the same
+        // bits as at the last turn are kept: turning to the next angle
+        // after a search changed only the angle searched, so a forward
+        // sweep computes one coordinate per turn instead of j (the same
+        // operations, the same values).
+        let prefix = &mut self.prefix;
+        let remember = T::precision_bits() > 64;
+        let same_sphere = remember
+            && prefix.radius.identical(&sphere.radius)
+            && self.base.len() == q
+            && prefix.center.len() == q
+            && prefix
+                .center
+                .iter()
+                .zip(sphere.center.iter())
+                .all(|(a, b)| a.identical(b));
+        let kept = if same_sphere {
+            prefix
+                .trig
+                .iter()
+                .zip(&trig[..j.min(prefix.trig.len())])
+                .take_while(|((s0, c0), (s, c))| s0.identical(s) && c0.identical(c))
+                .count()
+        } else {
+            if remember {
+                prefix.center.clone_from(&sphere.center);
+                prefix.radius.clone_from(&sphere.radius);
+            }
+            0
+        };
         if self.base.len() == q {
-            self.base
-                .as_mut_slice()
-                .clone_from_slice(sphere.center.as_slice());
+            self.base.as_mut_slice()[kept..].clone_from_slice(&sphere.center.as_slice()[kept..]);
         } else {
             self.base = sphere.center.clone();
         }
-        // The first j coordinates of μ(θ), Π_{l<i} sin θ_l · cos θᵢ, and
-        // P = Π_{l<j} sin θ_l, in one pass (as `unit_from_sines_cosines`
-        // forms them, without the coordinates after j).
+        prefix.trig.truncate(kept);
+        prefix.sines.truncate(kept + 1);
+        if prefix.sines.is_empty() {
+            prefix.sines.push(T::int(1));
+        }
         let w = &mut self.work;
-        w.scratch = T::int(1);
-        for (i, (s, c)) in trig[..j].iter().enumerate() {
+        w.scratch.clone_from(&prefix.sines[kept]);
+        for (i, (s, c)) in trig[..j].iter().enumerate().skip(kept) {
             w.term.set_product(&w.scratch, c);
             w.term *= &sphere.radius;
             self.base[i] += &w.term;
             w.scratch *= s;
+            if remember {
+                prefix.trig.push((s.clone(), c.clone()));
+                prefix.sines.push(w.scratch.clone());
+            }
         }
         self.scale.set_product(&w.scratch, &sphere.radius);
         unit_into(&trig[j + 1..], &mut self.tail);

@@ -222,3 +222,41 @@ fn dot_kernel_sums_as_the_generic_loop() {
     let empty = DVector::<M>::zeros(0);
     assert!(metric_elicitation::scalar::dot(&empty, &empty) == M::int(0));
 }
+
+#[test]
+fn a_turned_slice_keeps_only_what_is_unchanged() {
+    // At MPFR precision a turn keeps the base coordinates whose angles and
+    // sphere are the same bits as before: the points must be those of a
+    // slice made afresh, after a forward step (one angle changed), after a
+    // change of an earlier angle, and on another sphere.
+    use metric_elicitation::geometry::sphere::{sines_cosines, AngleSlice, Sphere, Steps};
+    let q = 6;
+    let sphere = Sphere::new(
+        DVector::from_fn(q, |i, _| M::ratio(i as i64 + 1, 10)),
+        M::ratio(1, 20),
+    )
+    .unwrap();
+    let other = Sphere::new(DVector::from_element(q, M::ratio(1, 3)), M::ratio(1, 7)).unwrap();
+    let steps = Steps::new(&M::frac_pi_2(), 7);
+    let mut theta: Vec<M> = (0..q - 1).map(|i| M::ratio(2 * i as i64 + 3, 9)).collect();
+    let angle = M::ratio(5, 7);
+    let mut slice = AngleSlice::with_trig(&sphere, &sines_cosines(&theta), 2, Some(&steps)).unwrap();
+    let mut check = |slice: &mut AngleSlice<M>, sphere: &Sphere<M>, theta: &[M], j: usize| {
+        slice.turn(sphere, &sines_cosines(theta), j).unwrap();
+        let fresh = AngleSlice::with_trig(sphere, &sines_cosines(theta), j, Some(&steps)).unwrap();
+        let (a, b) = (slice.point(&angle), fresh.point(&angle));
+        assert!(
+            a.iter().zip(b.iter()).all(|(x, y)| x.identical(y)),
+            "turned to {j}: {a:?} against {b:?}"
+        );
+    };
+    // A forward step: angle 2 searched, the slice turned to angle 3.
+    theta[2] = M::ratio(4, 5);
+    check(&mut slice, &sphere, &theta, 3);
+    // An earlier angle changed (a new cycle), turned to angle 4.
+    theta[0] = M::ratio(1, 5);
+    check(&mut slice, &sphere, &theta, 4);
+    // Back to angle 1, then another sphere with the same angles.
+    check(&mut slice, &sphere, &theta, 1);
+    check(&mut slice, &other, &theta, 3);
+}
