@@ -169,8 +169,9 @@ pub fn trig_from_unit<T: Scalar>(a: &DVector<T>) -> Vec<(T, T)> {
 pub struct Steps<T> {
     /// The steps w_n, widest first.
     steps: Vec<Width<T>>,
-    /// How far a step between probes may be from w_n: a few units of
-    /// rounding of angles up to 2π.
+    /// A few units of rounding of angles up to 2π: how far a step between
+    /// probes may be from w_n (each [`Width`]'s window), and below which a
+    /// difference of angles is [`Step::Tiny`].
     tolerance: T,
 }
 
@@ -242,13 +243,17 @@ impl<T: Scalar> Steps<T> {
     /// through a halving), and `*last` becomes the step found. Comparisons
     /// only: nothing is computed or allocated.
     fn near<'s>(&'s self, delta: &T, last: &mut usize) -> Option<Step<'s, T>> {
+        if *delta <= self.tolerance {
+            return Some(Step::Tiny);
+        }
         let within = |w: &Width<T>| *delta >= w.lo && *delta <= w.hi;
         let width = match self.steps.get(*last).filter(|w| within(w)) {
             Some(w) => w,
-            None if *delta <= self.tolerance => return Some(Step::Tiny),
             None => {
-                // Widths halve and their windows are disjoint: the one that
-                // can hold δ is the widest whose lower bound is not above δ.
+                // Widths halve, so their windows are disjoint while the
+                // steps exceed twice the tolerance (for any ε but one within
+                // a thousand units of rounding): the one that can hold δ is
+                // the widest whose lower bound is not above δ.
                 let i = self.steps.partition_point(|w| w.lo > *delta);
                 let w = self.steps.get(i).filter(|w| *delta <= w.hi)?;
                 *last = i;
@@ -275,8 +280,9 @@ enum Step<'s, T> {
 }
 
 /// A probe of an [`AngleSlice`]: the angle, its sine and cosine times the
-/// slice's scale P (the point's offsets from the base: P·cos θⱼ at j, and
-/// P·sin θⱼ times the tail after j), and the sphere point.
+/// slice's scale P = λ·Π_{l<j} sin θ_l (λ the radius; the point's offsets
+/// from the base are P·cos θⱼ at j and P·sin θⱼ times the tail after j),
+/// and the sphere point.
 ///
 /// Kept scaled because the addition formulas are linear in (sin, cos): a
 /// neighbour's scaled pair gives the new probe's scaled pair with the same
@@ -339,7 +345,8 @@ pub struct AngleSlice<'a, T: Scalar> {
 
 /// What the base's first coordinates were computed from at the last
 /// [`AngleSlice::turn`]: the sphere, the angles' (sin, cos), and the
-/// running products Π_{l<i} sin θ_l (one more than the angles).
+/// running products Π_{l<i} sin θ_l (one more than the angles). Kept above
+/// f64's precision only (in f64 it stays empty, with the product 1).
 #[derive(Debug, Clone)]
 struct Prefix<T> {
     center: DVector<T>,
@@ -614,7 +621,8 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
         i
     }
 
-    /// P·sin and P·cos of `angle` (P the slice's scale) into
+    /// P·sin and P·cos of `angle` (P = λ·Π_{l<j} sin θ_l, the slice's
+    /// scale) into
     /// `self.work.sin`, `self.work.cos`: from a kept probe one step away
     /// (addition formulas) when [`Steps`] are given, else from sin and cos
     /// computed directly.
@@ -698,8 +706,9 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
 
     /// (sin, cos) of `angle`: with [`Steps`], from a kept probe at or one
     /// step from it (a search's estimate is within rounding of its last
-    /// probe), its scaled pair times 1/P (two roundings more); else, or
-    /// when P is 0, by direct evaluation.
+    /// probe), its scaled pair times 1/P (P = λ·Π_{l<j} sin θ_l; two
+    /// roundings more), or from the kept direct evaluations; else, or when
+    /// P is 0, by direct evaluation.
     pub fn trig(&mut self, angle: &T) -> (T, T) {
         if self.steps.is_some() && !self.scale.is_zero() && self.derive_from_neighbour(angle, None)
         {

@@ -57,7 +57,7 @@ impl Preference {
     /// assert_eq!(Preference::of(&0.5, &0.5), Preference::Indifferent);
     /// ```
     pub fn of<T: PartialOrd>(fx: &T, fy: &T) -> Self {
-        // One comparison (two at MPFR precision cost two calls); an
+        // One comparison (at MPFR precision each comparison is a call); an
         // unordered pair (NaN) is indifferent, as neither is greater.
         match fx.partial_cmp(fy) {
             Some(std::cmp::Ordering::Greater) => Preference::First,

@@ -206,10 +206,11 @@ impl<T> Scalar for T where
 {
 }
 
-/// ⟨a, b⟩ for two equally long vectors, with in-place arithmetic (two
-/// numbers allocated in all, where a generic dot product allocates per
-/// entry at MPFR precision). For equal lengths only; extra entries are
-/// ignored.
+/// ⟨a, b⟩ for two equally long vectors, with in-place arithmetic (the
+/// generic loop allocates two numbers in all, where a naive dot product
+/// allocates per entry at MPFR precision; MPFR's kernel,
+/// [`Backend::dot_product`], allocates only the result). For equal lengths
+/// only; extra entries are ignored.
 ///
 /// # Examples
 /// ```

@@ -220,9 +220,10 @@ impl<const P: u32> Backend for Mpfr<P> {
         if xs.len() != ys.len() {
             return None;
         }
-        TERM.with(|term| {
-            // Busy only if a product re-entered this one: leave it to the
-            // generic loop.
+        // Unavailable only while the thread's locals are destroyed, and
+        // busy only if a product re-entered this one: then the generic
+        // loop.
+        TERM.try_with(|term| {
             let mut term = term.try_borrow_mut().ok()?;
             if term.prec() != P {
                 term.set_prec(P);
@@ -234,6 +235,8 @@ impl<const P: u32> Backend for Mpfr<P> {
             }
             Some(Mpfr(sum))
         })
+        .ok()
+        .flatten()
     }
 
     #[inline]
@@ -241,9 +244,8 @@ impl<const P: u32> Backend for Mpfr<P> {
         // SAFETY: `as_raw` points at the initialized `mpfr_t` of a live
         // `Float`, borrowed for this call.
         let (x, y) = unsafe { (&*self.0.as_raw(), &*other.0.as_raw()) };
-        // MPFR's precision type is a C long.
-        let p = std::os::raw::c_long::from(P);
-        if x.prec != p || y.prec != p {
+        // MPFR's precision fields, read in place.
+        if !precision_is::<P, _>(x.prec) || !precision_is::<P, _>(y.prec) {
             return self.0 == other.0;
         }
         if x.exp != y.exp || x.sign != y.sign {
@@ -268,6 +270,13 @@ impl<const P: u32> Backend for Mpfr<P> {
         // Branch-free over the (few) limbs.
         lx.iter().zip(ly).fold(0, |differ, (a, b)| differ | (a ^ b)) == 0
     }
+}
+
+/// Whether an `mpfr_t`'s precision field (a C long, whose width the
+/// argument's type gives) is P.
+#[inline]
+fn precision_is<const P: u32, L: TryFrom<u32> + PartialEq>(prec: L) -> bool {
+    L::try_from(P).is_ok_and(|p| p == prec)
 }
 
 /// ⌈P/limb⌉: how many limbs (GMP's `mp_limb_t`, whose width the limb

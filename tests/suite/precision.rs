@@ -218,7 +218,14 @@ fn dot_kernel_sums_as_the_generic_loop() {
     let d2 = metric_elicitation::scalar::dot(&a2, &a2);
     assert!((d2 - Mpfr::<64>::ratio(14, 9)).abs() < Mpfr::<64>::ratio(1, 1 << 40));
     assert!(metric_elicitation::scalar::dot(&a, &b).identical(&expected));
-    // Empty and mismatched lengths go to the generic loop.
+    // Empty and mismatched lengths go to the generic loop (which reads the
+    // common length).
+    let short = DVector::from_fn(3, |i, _| b[i].clone());
+    let mut first3 = a[0].clone() * b[0].clone();
+    for i in 1..3 {
+        first3 += &(a[i].clone() * b[i].clone());
+    }
+    assert!(metric_elicitation::scalar::dot(&a, &short).identical(&first3));
     let empty = DVector::<M>::zeros(0);
     assert!(metric_elicitation::scalar::dot(&empty, &empty) == M::int(0));
 }
@@ -240,8 +247,9 @@ fn a_turned_slice_keeps_only_what_is_unchanged() {
     let steps = Steps::new(&M::frac_pi_2(), 7);
     let mut theta: Vec<M> = (0..q - 1).map(|i| M::ratio(2 * i as i64 + 3, 9)).collect();
     let angle = M::ratio(5, 7);
-    let mut slice = AngleSlice::with_trig(&sphere, &sines_cosines(&theta), 2, Some(&steps)).unwrap();
-    let mut check = |slice: &mut AngleSlice<M>, sphere: &Sphere<M>, theta: &[M], j: usize| {
+    let mut slice =
+        AngleSlice::with_trig(&sphere, &sines_cosines(&theta), 2, Some(&steps)).unwrap();
+    let check = |slice: &mut AngleSlice<M>, sphere: &Sphere<M>, theta: &[M], j: usize| {
         slice.turn(sphere, &sines_cosines(theta), j).unwrap();
         let fresh = AngleSlice::with_trig(sphere, &sines_cosines(theta), j, Some(&steps)).unwrap();
         let (a, b) = (slice.point(&angle), fresh.point(&angle));
@@ -256,7 +264,68 @@ fn a_turned_slice_keeps_only_what_is_unchanged() {
     // An earlier angle changed (a new cycle), turned to angle 4.
     theta[0] = M::ratio(1, 5);
     check(&mut slice, &sphere, &theta, 4);
-    // Back to angle 1, then another sphere with the same angles.
+    // Back to angle 1, then other spheres with the same angles: another
+    // radius about the same centre, then another centre.
     check(&mut slice, &sphere, &theta, 1);
+    let wider = Sphere::new(sphere.center().clone(), M::ratio(1, 9)).unwrap();
+    check(&mut slice, &sphere, &theta, 3);
+    check(&mut slice, &wider, &theta, 3);
     check(&mut slice, &other, &theta, 3);
+}
+
+#[test]
+fn derived_probes_agree_with_direct_sines() {
+    // The probes a halving search asks about, derived from neighbours by
+    // the addition formulas on the scaled pair (P·sin, P·cos), against the
+    // same points computed with a fresh sine and cosine; and the estimate's
+    // (sin, cos) from `trig` against sin_cos. The chains are ten halvings
+    // long; each step rounds a few units of 2^-256.
+    use metric_elicitation::geometry::sphere::{sines_cosines, AngleSlice, Sphere, Steps};
+    let q = 5;
+    let sphere = Sphere::new(
+        DVector::from_fn(q, |i, _| M::ratio(i as i64 - 2, 10)),
+        M::ratio(1, 3),
+    )
+    .unwrap();
+    let theta: Vec<M> = (0..q - 1).map(|i| M::ratio(i as i64 + 2, 7)).collect();
+    let halvings = 10;
+    let steps = Steps::new(&M::frac_pi_2(), halvings);
+    let tolerance = M::ratio(1, 1) / M::int(2).powi(240);
+    for j in [0, 2, 3] {
+        let mut slice =
+            AngleSlice::with_trig(&sphere, &sines_cosines(&theta), j, Some(&steps)).unwrap();
+        let (mut a, mut b) = (M::int(0), M::frac_pi_2());
+        for _ in 0..halvings {
+            let mut w = b.clone() - a.clone();
+            w.mul_pow2_assign(-2);
+            let c = a.clone() + w.clone();
+            let d = c.clone() + w.clone();
+            let e = d.clone() + w.clone();
+            for (x, y) in [(&c, &a), (&d, &c), (&e, &d), (&b, &e)] {
+                let (px, py) = slice.pair(x, y);
+                let (px, py) = (px.clone(), py.clone());
+                for (p, t) in [(px, x), (py, y)] {
+                    let fresh = slice.point(t);
+                    let err = (p - fresh).amax();
+                    assert!(err < tolerance, "j {j}, angle {t}: {err}");
+                }
+            }
+            // Keep the interval around 0.61 (a search converging there).
+            let target = M::ratio(61, 100);
+            (a, b) = if target < c {
+                (a, d)
+            } else if target > e {
+                (d, b)
+            } else {
+                (c, e)
+            };
+        }
+        let estimate = (a + b) / M::int(2);
+        let (s, c) = slice.trig(&estimate);
+        let (s0, c0) = estimate.clone().sin_cos();
+        assert!(
+            (s - s0).abs() < tolerance && (c - c0).abs() < tolerance,
+            "j {j}"
+        );
+    }
 }
