@@ -298,7 +298,7 @@ where
     // arctangent hundreds: derive the probes' sines and cosines from their
     // neighbours' (every orthant range is a quadrant, so the steps are the
     // same for every angle), and the start's from its unit vector.
-    let steps = (T::precision_bits() > 64).then(|| {
+    let steps = crate::scalar::costly_arithmetic::<T>().then(|| {
         Steps::new(
             &T::frac_pi_2(),
             halvings(&T::frac_pi_2(), &settings.eps).unwrap_or(0),

@@ -471,7 +471,7 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
         // sweep computes one coordinate per turn instead of j (the same
         // operations, the same values).
         let prefix = &mut self.prefix;
-        let remember = T::precision_bits() > 64;
+        let remember = crate::scalar::costly_arithmetic::<T>();
         let same_sphere = remember
             && prefix.radius.identical(&sphere.radius)
             && self.base.len() == q
@@ -549,7 +549,7 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
         // above f64's precision; in f64 the addition costs less than the
         // test), and b + x otherwise (the same rounding, signed zeros
         // included).
-        let test = T::precision_bits() > 64;
+        let test = crate::scalar::costly_arithmetic::<T>();
         let add_base = |x: &mut T, b: &T| {
             if !test || !b.is_zero() || x.is_zero() {
                 *x += b;
@@ -633,10 +633,7 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
             return;
         }
         let w = &mut self.work;
-        let kept = self
-            .steps
-            .and_then(|_| self.direct.iter().find(|(a, ..)| a.identical(angle)));
-        if let Some((_, s, c)) = kept {
+        if let Some((_, s, c)) = Self::kept_direct(self.steps, &self.direct, angle) {
             w.sin.set_product(&self.scale, s);
             w.cos.set_product(&self.scale, c);
             return;
@@ -721,13 +718,21 @@ impl<'a, T: Scalar> AngleSlice<'a, T> {
             c.set_product(&w.cos, &inverse);
             return (s, c);
         }
-        if let Some((_, s, c)) = self
-            .steps
-            .and_then(|_| self.direct.iter().find(|(a, ..)| a.identical(angle)))
-        {
+        if let Some((_, s, c)) = Self::kept_direct(self.steps, &self.direct, angle) {
             return (s.clone(), c.clone());
         }
         angle.clone().sin_cos()
+    }
+
+    /// With [`Steps`], the kept direct evaluation (angle, sin, cos) at
+    /// `angle`, if any (on the slice's parts, so that its scratch numbers
+    /// can be borrowed beside it).
+    fn kept_direct<'d>(
+        steps: Option<&Steps<T>>,
+        direct: &'d [(T, T, T)],
+        angle: &T,
+    ) -> Option<&'d (T, T, T)> {
+        steps.and_then(|_| direct.iter().find(|(a, ..)| a.identical(angle)))
     }
 
     /// The points at angles `x` and `y`, computed once and kept for the

@@ -206,6 +206,20 @@ impl<T> Scalar for T where
 {
 }
 
+/// True above 64 bits of precision, where `T`'s arithmetic runs in
+/// software and a multiplication costs far more than a comparison or a
+/// copy: there, deriving and keeping values pays (LPME's sines from
+/// neighbours, the slice's kept coordinates, additions of zero skipped);
+/// in `f64` the arithmetic is cheaper than the bookkeeping.
+///
+/// # Examples
+/// ```
+/// assert!(!metric_elicitation::scalar::costly_arithmetic::<f64>());
+/// ```
+pub fn costly_arithmetic<T: Scalar>() -> bool {
+    T::precision_bits() > 64
+}
+
 /// ⟨a, b⟩ for two equally long vectors, with in-place arithmetic (the
 /// generic loop allocates two numbers in all, where a naive dot product
 /// allocates per entry at MPFR precision; MPFR's kernel,

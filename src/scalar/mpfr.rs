@@ -89,7 +89,7 @@ impl<const P: u32> Clone for Mpfr<P> {
     /// bits).
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        if self.0.prec() != P || source.0.prec() != P {
+        if !at_precision::<P>(&self.0) || !at_precision::<P>(&source.0) {
             self.0.clone_from(&source.0);
             return;
         }
@@ -244,8 +244,7 @@ impl<const P: u32> Backend for Mpfr<P> {
         // SAFETY: `as_raw` points at the initialized `mpfr_t` of a live
         // `Float`, borrowed for this call.
         let (x, y) = unsafe { (&*self.0.as_raw(), &*other.0.as_raw()) };
-        // MPFR's precision fields, read in place.
-        if !precision_is::<P, _>(x.prec) || !precision_is::<P, _>(y.prec) {
+        if !at_precision::<P>(&self.0) || !at_precision::<P>(&other.0) {
             return self.0 == other.0;
         }
         if x.exp != y.exp || x.sign != y.sign {
@@ -272,8 +271,18 @@ impl<const P: u32> Backend for Mpfr<P> {
     }
 }
 
-/// Whether an `mpfr_t`'s precision field (a C long, whose width the
-/// argument's type gives) is P.
+/// Whether `x` carries P bits, the precondition of reading its limbs as
+/// ⌈P/limb⌉ words (in `clone_from` and `identical`), read from the
+/// precision field in place.
+#[inline]
+fn at_precision<const P: u32>(x: &Float) -> bool {
+    // SAFETY: `as_raw` points at the initialized `mpfr_t` of a live `Float`,
+    // borrowed for this call.
+    precision_is::<P, _>(unsafe { (*x.as_raw()).prec })
+}
+
+/// Whether a precision field (a C long, whose width the argument's type
+/// gives) is P.
 #[inline]
 fn precision_is<const P: u32, L: TryFrom<u32> + PartialEq>(prec: L) -> bool {
     L::try_from(P).is_ok_and(|p| p == prec)
