@@ -20,10 +20,8 @@ use metric_elicitation::elicit::qpme::{
 use metric_elicitation::geometry::groups::Rates;
 use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::metric::quadratic::GradientField;
+use metric_elicitation::metric::random::{random_fair, random_groups, random_quadratic, Shape};
 use metric_elicitation::oracle::{Memo, Simulated};
-use metric_elicitation::reproduce::quadratic::{
-    random_fair, random_groups, random_quadratic, Shape,
-};
 use metric_elicitation::search::Strategy;
 use nalgebra::DVector;
 use rand::SeedableRng;

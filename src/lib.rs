@@ -69,14 +69,12 @@
 //!   Kendall τ;
 //! * [`session`] — `run`, `ask` and `replay` of any registered procedure at
 //!   any precision, with transcripts;
-//! * [`error`] — the crate's error type;
-//! * [`fuzzing`] — the checks the fuzz targets run (shared with the tests).
+//! * [`error`] — the crate's error type.
 #![warn(missing_docs)]
 
 pub mod elicit;
 pub mod error;
 pub mod fit;
-pub mod fuzzing;
 pub mod geometry;
 pub mod metric;
 pub mod oracle;
@@ -84,7 +82,6 @@ pub mod population;
 pub mod prec;
 pub mod quadrature;
 pub mod rank;
-pub mod reproduce;
 pub mod scalar;
 pub mod search;
 pub mod session;

@@ -4,7 +4,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(violation) = metric_elicitation::fuzzing::search_noisy(data) {
+    if let Err(violation) = metric_elicitation_testkit::search_noisy(data) {
         panic!("{violation}");
     }
 });

@@ -199,6 +199,39 @@ pub fn paper_query_count<T: Scalar>(
     Ok((1 + 2 * sets) * lpme + search)
 }
 
+/// The shapes of 001 Theorem 1's three bounds on FPME's error, for m
+/// groups, q off-diagonal rates, tolerance ε, noise ε_Ω, query sphere
+/// radius ρ and the small radius ϱ of the violation searches:
+/// `[√q·(ε + √(ε_Ω/ρ)), m·q·(ε + √(ε_Ω/ρ)), ε + √(ε_Ω/ϱ) + √(m·q·(ε + √(ε_Ω/ρ))/ϱ)]`
+/// for ‖a − â‖, ‖B − B̂‖ and |λ − λ̂| respectively (up to the theorem's
+/// constants, which the reproduction measures). A report-side quantity,
+/// in `f64`.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::elicit::fpme::theorem1_bound;
+/// let [a, b, lambda] = theorem1_bound(2, 2, 1e-2, 0.0, 0.2, 0.1);
+/// assert!((a - 2f64.sqrt() * 1e-2).abs() < 1e-15);
+/// assert!((b - 4e-2).abs() < 1e-15);
+/// assert!((lambda - (1e-2 + (0.4f64).sqrt())).abs() < 1e-15);
+/// ```
+pub fn theorem1_bound(
+    m: usize,
+    q: usize,
+    eps: f64,
+    eps_omega: f64,
+    rho: f64,
+    small: f64,
+) -> [f64; 3] {
+    let base = eps + (eps_omega / rho).sqrt();
+    let (m, q) = (m as f64, q as f64);
+    [
+        q.sqrt() * base,
+        m * q * base,
+        eps + (eps_omega / small).sqrt() + (m * q * base / small).sqrt(),
+    ]
+}
+
 /// Queries per part of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Queries {

@@ -27,8 +27,6 @@
 //! or as the weight of a *mean* loss, (1/n)Σ log-loss + λ‖W‖², which is
 //! α = 2nλ.
 
-pub mod pool;
-
 use crate::error::{Error, Result};
 use ndarray::{Array1, Array2, ArrayView2, Axis};
 use rand::seq::SliceRandom;
@@ -761,4 +759,15 @@ pub fn fit_prepared(data: &Prepared, settings: &DatasetSettings) -> Result<Fitte
         fit_rows: split.fit.len(),
         dropped: data.dropped,
     })
+}
+
+/// Index of the largest value (the first on ties).
+pub fn argmax(values: impl Iterator<Item = f64>) -> usize {
+    let mut best = (0, f64::NEG_INFINITY);
+    for (i, v) in values.enumerate() {
+        if v > best.1 {
+            best = (i, v);
+        }
+    }
+    best.0
 }

@@ -6,9 +6,12 @@
 //! * [`cost_reward`] — 004: diagonal linear metrics with named cost and
 //!   reward attributes;
 //! * [`quadratic`] — 000: quadratic (Def. 3), fair quadratic (Def. 4) and
-//!   cubic (§8) metrics of rates.
+//!   cubic (§8) metrics of rates;
+//! * [`random`] — random metrics of these families, as the reproductions
+//!   draw them.
 
 pub mod binary;
 pub mod cost_reward;
 pub mod fair;
 pub mod quadratic;
+pub mod random;

@@ -64,7 +64,8 @@ impl<Q: ?Sized> Adversary<Q> for SeededRandom {
 /// Answers inside the band from a byte script, one bit per answer (least
 /// significant bit first). Built for fuzzing: the script is any byte
 /// sequence, e.g. from `arbitrary`.
-#[derive(Debug, Clone, PartialEq, Eq, arbitrary::Arbitrary)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Scripted {
     bytes: Vec<u8>,
     used: usize,

@@ -116,7 +116,7 @@ impl<T: Scalar> DatasetPopulation<T> {
             .rows()
             .into_iter()
             .zip(&data.labels)
-            .filter(|(row, y)| crate::fit::pool::argmax(row.iter().copied()) == **y)
+            .filter(|(row, y)| crate::fit::argmax(row.iter().copied()) == **y)
             .count();
         Ok(DatasetPopulation {
             k,

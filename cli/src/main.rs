@@ -1,0 +1,318 @@
+//! `elicit`: reproduce the papers, run a spec, replay a transcript, elicit
+//! from a person. See the README for a tour.
+
+mod ask;
+mod rank;
+mod reproduce;
+
+use clap::{Parser, Subcommand};
+use metric_elicitation::search::Strategy;
+use metric_elicitation::session::{self, Finished, Mode};
+use metric_elicitation::spec::Spec;
+use metric_elicitation::Error;
+use metric_elicitation_lab::reproduce::Options;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "elicit",
+    version,
+    about = "Metric elicitation from pairwise classifier preferences"
+)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Re-run every table and theorem check; write report.md, results.json and SVG figures.
+    Reproduce {
+        /// Only these families or tables (e.g. 003, 003-table1).
+        #[arg(long, num_args = 1..)]
+        only: Vec<String>,
+        /// Output folder.
+        #[arg(long, default_value = "reproduction")]
+        out: PathBuf,
+        /// f64 or mpfr:BITS (64, 128, 256, 512, 1024; needs --features mpfr).
+        #[arg(long, default_value = "f64")]
+        precision: String,
+        /// Search strategy for the tables: paper, adaptive or golden.
+        #[arg(long, default_value = "paper")]
+        search: String,
+        /// Random metrics per setting in the theorem checks.
+        #[arg(long, default_value_t = 1000)]
+        trials: usize,
+        /// Seed of every random choice.
+        #[arg(long, default_value_t = 2019)]
+        seed: u64,
+        /// Worker threads for the sweeps (default: every core). The results
+        /// are the same for every value.
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
+    /// Run the procedure a spec (TOML or JSON) describes; print the result as JSON.
+    Run {
+        /// The spec file (.toml, or JSON).
+        spec: PathBuf,
+        /// Write every query and answer to this file (JSON lines, flushed per answer).
+        #[arg(long)]
+        transcript: Option<PathBuf>,
+    },
+    /// Elicit from the person at the terminal; resumes from --transcript if it exists.
+    Ask {
+        /// The spec file (its oracle is the person).
+        spec: PathBuf,
+        /// Record every answer here and resume from it if it exists.
+        #[arg(long)]
+        transcript: Option<PathBuf>,
+    },
+    /// Re-run a recorded elicitation from its transcript and print the identical result.
+    Replay {
+        /// A transcript written by run or ask.
+        transcript: PathBuf,
+    },
+    /// Rank classifiers by an elicited metric, best first (and compare with a true metric).
+    Rank {
+        /// The metric: the JSON result of run or ask (its procedure and elicited).
+        #[arg(long)]
+        metric: PathBuf,
+        /// CSV with one column per classifier (its predicted class per row), the label and optional group columns.
+        #[arg(long)]
+        predictions: PathBuf,
+        /// The label column.
+        #[arg(long, default_value = "label")]
+        label: String,
+        /// The group column (fair metrics).
+        #[arg(long)]
+        group: Option<String>,
+        /// A true metric (same form): adds NDCG and Kendall tau-b between the two rankings.
+        #[arg(long)]
+        truth: Option<PathBuf>,
+        /// Cost/reward metrics: CSV with a classifier column and one column per attribute.
+        #[arg(long)]
+        attributes: Option<PathBuf>,
+        /// Print JSON: {"ranking": [{"classifier": NAME, "value": ...}, ...], ...}.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Errors caused by what the user gave (exit status 2) rather than by a run.
+fn is_input_error(e: &Error) -> bool {
+    matches!(
+        e.root_cause(),
+        Error::InvalidEpsilon { .. }
+            | Error::InvalidNoise { .. }
+            | Error::InvalidInterval { .. }
+            | Error::InvalidArgument { .. }
+            | Error::Assumption { .. }
+            | Error::Parse { .. }
+            | Error::Spec { .. }
+            | Error::MalformedTranscript { .. }
+            | Error::TranscriptMismatch { .. }
+            | Error::TranscriptExhausted { .. }
+            | Error::ZeroBudget
+            | Error::Io { .. }
+    )
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(args.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(if is_input_error(&e) { 2 } else { 1 })
+        }
+    }
+}
+
+fn print(value: &serde_json::Value) -> Result<(), Error> {
+    let text =
+        serde_json::to_string_pretty(value).map_err(|e| Error::invalid("output", e.to_string()))?;
+    // A closed pipe (`elicit run … | head`) ends the output quietly.
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Io {
+            path: "stdout".into(),
+            message: e.to_string(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn finish(result: Finished, spec: &Path) -> Result<(), Error> {
+    match result {
+        Finished::Done(value) => print(&value),
+        Finished::Stopped {
+            answered,
+            transcript,
+        } => {
+            match transcript {
+                Some(t) => eprintln!(
+                    "stopped: {answered} answers recorded in {}; resume with: elicit ask {} --transcript {}",
+                    t.display(),
+                    spec.display(),
+                    t.display()
+                ),
+                None => eprintln!(
+                    "stopped after {answered} answers; they were not saved (pass --transcript FILE to keep them)"
+                ),
+            }
+            Ok(())
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), Error> {
+    match command {
+        Command::Run { spec, transcript } => finish(
+            session::execute(&Spec::load(&spec)?, Mode::Run { transcript })?,
+            &spec,
+        ),
+        Command::Ask { spec, transcript } => {
+            let mut person = ask::Terminal;
+            finish(
+                session::execute(
+                    &Spec::load(&spec)?,
+                    Mode::Ask {
+                        transcript,
+                        person: &mut person,
+                    },
+                )?,
+                &spec,
+            )
+        }
+        Command::Replay { transcript } => print(&session::replay(&transcript)?),
+        Command::Rank {
+            metric,
+            predictions,
+            label,
+            group,
+            truth,
+            attributes,
+            json,
+        } => rank::run(
+            &metric,
+            &predictions,
+            &label,
+            group.as_deref(),
+            truth.as_deref(),
+            attributes.as_deref(),
+            json,
+        ),
+        Command::Reproduce {
+            only,
+            out,
+            precision,
+            search,
+            trials,
+            seed,
+            jobs,
+        } => {
+            if let Some(n) = jobs {
+                if n == 0 {
+                    return Err(Error::invalid("--jobs", "needs at least one thread"));
+                }
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build_global()
+                    .map_err(|e| Error::invalid("--jobs", e.to_string()))?;
+            }
+            let known = metric_elicitation_lab::reproduce::ids();
+            for name in &only {
+                if !known.iter().any(|id| id.starts_with(name.as_str())) {
+                    return Err(Error::invalid(
+                        "--only",
+                        format!("no table or family {name:?} (known: {})", known.join(", ")),
+                    ));
+                }
+            }
+            if trials == 0 {
+                return Err(Error::invalid("--trials", "needs at least one trial"));
+            }
+            let search: Strategy = search.parse()?;
+            if search.needs_symmetry() {
+                return Err(Error::invalid(
+                    "--search",
+                    "bisection needs a metric symmetric along each search, which the tables' boundary and face searches are not; the LPME rows that use it name it",
+                ));
+            }
+            let options = Options {
+                only,
+                search,
+                trials,
+                seed,
+            };
+            let command = format!(
+                "elicit reproduce --precision {precision} --search {} --trials {trials} --seed {seed}",
+                search.name()
+            );
+            reproduce_at_precision(&options, &precision, &out, &command)
+        }
+    }
+}
+
+fn reproduce_at_precision(
+    o: &Options,
+    precision: &str,
+    out: &Path,
+    command: &str,
+) -> Result<(), Error> {
+    let bits = metric_elicitation::scalar::precision_bits(precision, "--precision")?;
+    #[cfg(not(feature = "mpfr"))]
+    if bits.is_some() {
+        // Refused before anything is computed or created.
+        return reproduce::run_at(o, bits).map(|_| ());
+    }
+    prepare_out(out)?;
+    let sections = reproduce::run_at(o, bits)?;
+    let write = |name: &str, text: String| {
+        let path = out.join(name);
+        std::fs::write(&path, text).map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+    };
+    write(
+        "report.md",
+        metric_elicitation_lab::reproduce::report(&sections, command),
+    )?;
+    let rows: Vec<_> = sections.iter().flat_map(|s| s.rows.iter()).collect();
+    write(
+        "results.json",
+        serde_json::to_string_pretty(&rows)
+            .map_err(|e| Error::invalid("results", e.to_string()))?,
+    )?;
+    let figures = metric_elicitation_lab::reproduce::figures(&sections, out)?;
+    print!("{}", metric_elicitation_lab::reproduce::summary(&sections));
+    println!(
+        "wrote {}/report.md, results.json and {} figures",
+        out.display(),
+        figures.len()
+    );
+    Ok(())
+}
+
+/// Checks before any computing that `out` is (or can be made) a writable
+/// folder.
+fn prepare_out(out: &Path) -> Result<(), Error> {
+    let io = |message: String| Error::Io {
+        path: out.display().to_string(),
+        message,
+    };
+    if out.exists() && !out.is_dir() {
+        return Err(io(
+            "is an existing file; --out needs a folder for report.md, results.json and the figures"
+                .into(),
+        ));
+    }
+    std::fs::create_dir_all(out).map_err(|e| io(format!("cannot create the folder: {e}")))?;
+    let probe = out.join(".elicit-write-check");
+    std::fs::write(&probe, b"").map_err(|e| io(format!("not writable: {e}")))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}

@@ -1,0 +1,1280 @@
+//! The `elicit` binary end to end: every example spec, transcripts and
+//! replay, `ask` with scripted input (including a killed and resumed
+//! session), `reproduce`, and bad input exiting with status 2.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn elicit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_elicit"))
+}
+
+fn specs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/specs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("elicit-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+#[test]
+fn every_example_spec_runs() {
+    let mut ran = 0;
+    for entry in std::fs::read_dir(specs()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let is_spec = name.ends_with(".toml") || name.ends_with(".json");
+        if !is_spec || name.contains("-ask") {
+            continue;
+        }
+        let v = json(&elicit().arg("run").arg(&path).output().unwrap());
+        assert!(
+            v["procedure"].is_string() && !v["elicited"].is_null(),
+            "{name}: {v}"
+        );
+        assert!(v["queries"].as_u64().unwrap() > 0, "{name}");
+        assert!(
+            !v["truth"].is_null() && v["error"].is_number(),
+            "{name}: simulated oracles report truth and error"
+        );
+        ran += 1;
+    }
+    assert!(ran >= 5);
+}
+
+#[test]
+fn run_results_are_what_the_procedures_promise() {
+    let v = json(
+        &elicit()
+            .arg("run")
+            .arg(specs().join("binary-lpm.toml"))
+            .output()
+            .unwrap(),
+    );
+    assert!(v["error"].as_f64().unwrap() <= 0.01);
+    assert_eq!(v["queries"], 29); // 28 + the App. C monotonicity query
+    let v = json(
+        &elicit()
+            .arg("run")
+            .arg(specs().join("binary-lfpm.toml"))
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        v["sigma"].as_f64().unwrap() <= 0.02,
+        "003 Table 2 row 5: paper sigma 0.01 (+0.01)"
+    );
+}
+
+#[test]
+fn transcript_replays_to_the_identical_result() {
+    let file = tmp("noisy.jsonl");
+    let first = elicit()
+        .arg("run")
+        .arg(specs().join("binary-lpm-noisy.toml"))
+        .arg("--transcript")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v = json(&first);
+    let lines = std::fs::read_to_string(&file).unwrap().lines().count();
+    assert_eq!(
+        lines as u64,
+        1 + v["queries"].as_u64().unwrap(),
+        "header + one line per query"
+    );
+    let replay = elicit().arg("replay").arg(&file).output().unwrap();
+    assert!(replay.status.success());
+    assert_eq!(first.stdout, replay.stdout, "bit-for-bit identical output");
+}
+
+#[test]
+fn replay_refuses_a_mismatching_or_truncated_transcript() {
+    let file = tmp("mismatch.jsonl");
+    json(
+        &elicit()
+            .arg("run")
+            .arg(specs().join("binary-lpm.toml"))
+            .arg("--transcript")
+            .arg(&file)
+            .output()
+            .unwrap(),
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    // Query 2 (line 4) recorded with a different first point.
+    let mut record: serde_json::Value = serde_json::from_str(&lines[3]).unwrap();
+    record["first"][0] = serde_json::json!("1.25e-1");
+    lines[3] = record.to_string();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let out = elicit().arg("replay").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("query 2"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one-line message: {err}");
+
+    let truncated = tmp("truncated.jsonl");
+    let keep: Vec<&str> = text.lines().take(10).collect();
+    std::fs::write(&truncated, keep.join("\n")).unwrap();
+    let out = elicit().arg("replay").arg(&truncated).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("transcript ended after 9 answers"));
+}
+
+fn bad_spec(name: &str, body: &str) -> (Option<i32>, String) {
+    let path = tmp(name);
+    std::fs::write(&path, body).unwrap();
+    let out = elicit().arg("run").arg(&path).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn bad_specs_exit_2_with_a_message_naming_the_field() {
+    let base = |procedure: &str, eps: &str, metric: &str| {
+        format!(
+            "procedure = \"{procedure}\"\nepsilon = {eps}\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = {metric}\n"
+        )
+    };
+    let cases = [
+        (
+            "unknown.toml",
+            base("binary-lmp", "0.02", "[0.8, 0.2]"),
+            "procedure",
+        ),
+        (
+            "eps0.toml",
+            base("binary-lpm", "0.0", "[0.8, 0.2]"),
+            "epsilon",
+        ),
+        (
+            "epsneg.toml",
+            base("binary-lpm", "-1.0", "[0.8, 0.2]"),
+            "epsilon",
+        ),
+        (
+            "nan.toml",
+            base("binary-lpm", "0.02", "[nan, 0.2]"),
+            "oracle.metric[0]",
+        ),
+        (
+            "inf.toml",
+            base("binary-lpm", "0.02", "[0.8, inf]"),
+            "oracle.metric[1]",
+        ),
+        (
+            "dims.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2, 0.1]"),
+            "oracle.metric",
+        ),
+        (
+            "assumption2.toml",
+            base("binary-lfpm", "0.05", "[0.5, 0.5, 0.7, 0.0, 0.15]"),
+            "p11 >= q11",
+        ),
+        (
+            "typo.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]").replace("epsilon", "epsilom"),
+            "epsilom",
+        ),
+        (
+            "script-without-scripted.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]") + "eps_omega = 0.01\nscript = \"ff\"\n",
+            "oracle.script",
+        ),
+        (
+            "group-column.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]").replace(
+                "kind = \"synthetic-003\"",
+                &format!(
+                    "kind = \"csv\"\npath = {:?}\ngroup_column = \"g\"",
+                    specs().join("scores.csv").display().to_string()
+                ),
+            ),
+            "population.group_column",
+        ),
+        (
+            "seed-without-random.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]")
+                + "eps_omega = 0.01\nadversary = \"always-wrong\"\nseed = 3\n",
+            "oracle.seed",
+        ),
+        (
+            "missing.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]")
+                .replace("[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n", ""),
+            "oracle",
+        ),
+        (
+            "strategy.toml",
+            format!(
+                "search = \"binary\"\n{}",
+                base("binary-lpm", "0.02", "[0.8, 0.2]")
+            ),
+            "search",
+        ),
+        (
+            "zero-metric.toml",
+            base("binary-lpm", "0.02", "[0.0, 0.0]"),
+            "m",
+        ),
+        (
+            "a.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]").replace(
+                "kind = \"synthetic-003\"",
+                "kind = \"synthetic-003\"\na = -1.0",
+            ),
+            "a",
+        ),
+        (
+            "csv.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]").replace(
+                "kind = \"synthetic-003\"",
+                "kind = \"csv\"\npath = \"nope.csv\"",
+            ),
+            "nope.csv",
+        ),
+        (
+            "budget.toml",
+            format!("budget = 0\n{}", base("binary-lpm", "0.02", "[0.8, 0.2]")),
+            "budget",
+        ),
+    ];
+    for (name, body, needle) in cases {
+        let (code, err) = bad_spec(name, &body);
+        assert_eq!(code, Some(2), "{name}: {err}");
+        assert!(
+            err.contains(needle),
+            "{name}: message should name {needle:?}: {err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{name}: one line: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+    let out = elicit()
+        .arg("replay")
+        .arg(tmp("does-not-exist.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let garbage = tmp("garbage.jsonl");
+    std::fs::write(&garbage, "{\"header\": {\"spec\": {}}}\n").unwrap();
+    let out = elicit().arg("replay").arg(&garbage).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[cfg(not(feature = "mpfr"))]
+#[test]
+fn mpfr_precision_without_the_feature_is_a_clear_error() {
+    let (code, err) = bad_spec(
+        "mpfr.toml",
+        "procedure = \"binary-lpm\"\nepsilon = 0.02\nprecision = \"mpfr:256\"\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n",
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--features mpfr"), "{err}");
+}
+
+#[cfg(feature = "mpfr")]
+#[test]
+fn mpfr_spec_runs_at_256_bits_and_replays_bit_for_bit() {
+    let spec = tmp("mpfr.toml");
+    std::fs::write(&spec, "procedure = \"binary-lpm\"\nepsilon = \"1e-20\"\nprecision = \"mpfr:256\"\nmonotonicity = \"increasing\"\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [\"0.87\", \"0.5\"]\n").unwrap();
+    let file = tmp("mpfr.jsonl");
+    let first = elicit()
+        .arg("run")
+        .arg(&spec)
+        .arg("--transcript")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v = json(&first);
+    assert_eq!(v["precision"], "mpfr:256");
+    assert!(v["error"].as_f64().unwrap() < 1e-20);
+    assert!(
+        v["elicited_exact"]["m11"].as_str().unwrap().len() > 60,
+        "full 256-bit digits"
+    );
+    let replay = elicit().arg("replay").arg(&file).output().unwrap();
+    assert_eq!(first.stdout, replay.stdout);
+}
+
+fn ask(spec: &Path, transcript: &Path, answers: &str) -> Output {
+    let mut child = elicit()
+        .arg("ask")
+        .arg(spec)
+        .arg("--transcript")
+        .arg(transcript)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A session that ends (or fails) before reading every answer closes
+    // its input: the rest is not needed.
+    match child.stdin.take().unwrap().write_all(answers.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        other => other.unwrap(),
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn ask_with_scripted_answers() {
+    let spec = specs().join("binary-lpm-ask.toml");
+    let file = tmp("ask.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let out = ask(&spec, &file, &"A\nx\nB\n".repeat(40));
+    let v = json(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("classifier A") && err.contains("predicted 1"),
+        "shows the two confusions"
+    );
+    assert!(
+        err.contains("\"x\" is not A, B, = or q"),
+        "bad answers are re-asked: {err}"
+    );
+    assert!(err.contains("Question 2 of about"), "{err}");
+    assert_eq!(v["procedure"], "binary-lpm");
+    // Quitting keeps what was answered, exits cleanly and says how to resume.
+    let quit = tmp("quit.jsonl");
+    let _ = std::fs::remove_file(&quit);
+    let out = ask(&spec, &quit, "A\nB\nq\n");
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("stopped: 2 answers recorded") && err.contains("resume with: elicit ask"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&quit).unwrap().lines().count(),
+        1 + 2
+    );
+    // End of input stops the same way.
+    let eof = tmp("eof.jsonl");
+    let _ = std::fs::remove_file(&eof);
+    let out = ask(&spec, &eof, "A\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped: 1 answers recorded"));
+}
+
+/// `ask` on a real dataset (issue 13): the questions show the held-out
+/// classifiers' rates from the fitted η̂, and the session ends with the
+/// procedure's result and its consistent set.
+#[test]
+fn ask_on_a_dataset_shows_real_classifiers() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lab/data/breast_cancer_wdbc.csv.gz");
+    let spec = tmp("ask-dataset.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "procedure = \"binary-lpm\"\nepsilon = 0.05\nmonotonicity = \"increasing\"\n[population]\nkind = \"dataset\"\npath = {:?}\nlabel = \"label\"\nsplit = 0.5\nseed = 1\nregularization = 1.0\nconfusions = \"labelled\"\n[oracle]\nkind = \"person\"\n",
+            data.display().to_string()
+        ),
+    )
+    .unwrap();
+    let file = tmp("ask-dataset.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let out = ask(&spec, &file, &"A\nB\n".repeat(40));
+    let v = json(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("classifier A") && err.contains("predicted 1"),
+        "{err}"
+    );
+    assert_eq!(v["procedure"], "binary-lpm");
+    assert!(v["consistent"]["theta"].is_array(), "{v}");
+}
+
+/// `ask` with its standard input on a pseudo-terminal, as a person meets
+/// it (util-linux `script` allocates the terminal; skipped where it is
+/// missing): the prompts, a resume and the result work as through a pipe.
+#[test]
+fn ask_on_a_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return;
+    }
+    let spec = specs().join("binary-lpm-ask.toml");
+    let file = tmp("ask-tty.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let command = format!(
+        "{} ask {} --transcript {}",
+        env!("CARGO_BIN_EXE_elicit"),
+        spec.display(),
+        file.display()
+    );
+    let run = |answers: &str| {
+        let mut child = Command::new("script")
+            .args(["-q", "-e", "-c", &command, "/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // One answer at a time, as typed, until the session ends.
+        for line in answers.lines() {
+            if stdin.write_all(format!("{line}\n").as_bytes()).is_err() || stdin.flush().is_err() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        drop(stdin);
+        child.wait_with_output().unwrap()
+    };
+    let first = run("A\nB\nq\n");
+    let text = String::from_utf8_lossy(&first.stdout);
+    assert_eq!(first.status.code(), Some(0), "{text}");
+    assert!(text.contains("Question 1 of about"), "{text}");
+    assert!(text.contains("stopped: 2 answers recorded"), "{text}");
+    let done = run(&"A\nB\n".repeat(40));
+    let text = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(done.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("resuming: 2 answers already recorded"),
+        "{text}"
+    );
+    assert!(
+        text.contains("binary-lpm") && text.contains("elicited"),
+        "{text}"
+    );
+}
+
+#[test]
+fn ask_multiclass_shows_k_class_confusions_and_resumes() {
+    let spec = specs().join("dlpm-ask.toml");
+    let file = tmp("ask-dlpm.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let first = ask(&spec, &file, "A\nB\nq\n");
+    assert_eq!(first.status.code(), Some(0), "quit after two answers");
+    let err = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        err.contains("correct predictions") && err.contains("class 3"),
+        "{err}"
+    );
+    let done = ask(&spec, &file, &"B\nA\n".repeat(30));
+    let v = json(&done);
+    assert_eq!(v["procedure"], "dlpm");
+    assert!(String::from_utf8_lossy(&done.stderr).contains("resuming: 2 answers already recorded"));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap().lines().count() as u64,
+        1 + v["queries"].as_u64().unwrap()
+    );
+}
+
+/// `ask` for the families added after the binary and DLPM ones: each spec
+/// of `examples/specs/` with its simulated oracle replaced by a person
+/// answering A and B in turn. Each session ends with the procedure's JSON
+/// result, and the questions show what a person judges in that family:
+/// the groups' error rates side by side (fpme, fair QPME, the trade-off),
+/// the rates (QPME, cubic), the per-class accuracies and named attributes
+/// (cost/reward), the k×k mistakes (LPM and LPME on the 004 population).
+/// Fair QPME is stopped after three answers (`q`): answers that follow no
+/// fair metric (A and B in turn, or always the same) leave a QPME with no
+/// linear part along τ ⊙ â, a typed error at the end.
+#[test]
+fn ask_shows_every_family_what_a_person_judges() {
+    let cases: [(&str, &str, &[&str]); 8] = [
+        ("fpme.toml", "fpme", &["error rates per group", "group 2"]),
+        ("qpme-ask.toml", "qpme", &["rates of the classifier"]),
+        (
+            "fair-qpme.toml",
+            "fair-qpme",
+            &["in each group", "group 1:"],
+        ),
+        ("qpme-tradeoff.toml", "qpme-tradeoff", &["in each group"]),
+        ("cubic.toml", "cubic", &["rates of the classifier"]),
+        (
+            "cost-reward-table1-row1.toml",
+            "cost-reward",
+            &["class 2 accuracy:", "% of all cases)", "reward in ["],
+        ),
+        ("lpm-004", "lpm", &["predicted 1..3"]),
+        ("lpme-004", "lpme", &["predicted 1..3"]),
+    ];
+    for (name, procedure, shown) in cases {
+        let body = match name {
+            "lpm-004" | "lpme-004" => format!(
+                "procedure = \"{procedure}\"\nepsilon = 0.05\n[population]\nkind = \"synthetic-004\"\nclasses = 3\nrows = 20000\nseed = 3\n"
+            ),
+            _ => {
+                let text = std::fs::read_to_string(specs().join(name)).unwrap();
+                let cut = text
+                    .find("\n[oracle]")
+                    .expect("every example spec has an oracle");
+                text[..cut].to_string()
+            }
+        };
+        let spec = tmp(&format!("ask-{procedure}.toml"));
+        std::fs::write(&spec, format!("{body}\n[oracle]\nkind = \"person\"\n")).unwrap();
+        let file = tmp(&format!("ask-{procedure}.jsonl"));
+        let _ = std::fs::remove_file(&file);
+        let stop = procedure == "fair-qpme";
+        let answers = if stop {
+            "A\nB\nA\nq\n".to_string()
+        } else {
+            "A\nB\n".repeat(2000)
+        };
+        let out = ask(&spec, &file, &answers);
+        let err = String::from_utf8_lossy(&out.stderr);
+        for text in shown {
+            assert!(
+                err.contains(text),
+                "{name}: {text:?} not shown in\n{}",
+                &err[..err.len().min(3000)]
+            );
+        }
+        let answered = std::fs::read_to_string(&file).unwrap().lines().count() as u64 - 1;
+        if stop {
+            assert_eq!(out.status.code(), Some(0), "{err}");
+            assert!(err.contains("stopped: 3 answers recorded"), "{err}");
+            assert_eq!(answered, 3);
+        } else {
+            let v = json(&out);
+            assert_eq!(v["procedure"], procedure, "{name}");
+            assert_eq!(
+                answered,
+                v["queries"].as_u64().unwrap(),
+                "{name}: one line per answer"
+            );
+        }
+    }
+}
+
+#[test]
+fn ask_killed_mid_session_resumes_without_re_asking() {
+    let spec = specs().join("binary-lpm-ask.toml");
+    // Reference: an uninterrupted session answering "A" throughout.
+    let reference_file = tmp("reference.jsonl");
+    let _ = std::fs::remove_file(&reference_file);
+    let reference = json(&ask(&spec, &reference_file, &"A\n".repeat(100)));
+    let total = reference["queries"].as_u64().unwrap() as usize;
+
+    let file = tmp("killed.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let mut child = elicit()
+        .arg("ask")
+        .arg(&spec)
+        .arg("--transcript")
+        .arg(&file)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all("A\n".repeat(5).as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // Wait until the five answers are on disk, then kill the process while it
+    // waits for the sixth.
+    let start = Instant::now();
+    while std::fs::read_to_string(&file).map_or(0, |t| t.lines().count()) < 1 + 5 {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "answers never reached the transcript"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap().lines().count(),
+        1 + 5
+    );
+
+    let resumed = ask(&spec, &file, &"A\n".repeat(100));
+    let err = String::from_utf8_lossy(&resumed.stderr).to_string();
+    let v = json(&resumed);
+    assert!(
+        err.contains("resuming: 5 answers already recorded"),
+        "{err}"
+    );
+    assert_eq!(
+        err.matches("Question").count(),
+        total - 5,
+        "nothing answered is asked again"
+    );
+    assert_eq!(v["elicited"], reference["elicited"]);
+    assert_eq!(v["queries"], reference["queries"]);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap().lines().count(),
+        1 + total
+    );
+}
+
+#[test]
+fn reproduce_writes_report_results_and_figures() {
+    let out_dir = tmp("reproduction");
+    let out = elicit()
+        .args(["reproduce", "--only", "003", "--trials", "20", "--out"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = String::from_utf8_lossy(&out.stdout);
+    for id in [
+        "003-table1",
+        "003-table2",
+        "003-thm2",
+        "003-lemma2",
+        "003-finite",
+    ] {
+        assert!(summary.contains(id), "{summary}");
+    }
+    let report = std::fs::read_to_string(out_dir.join("report.md")).unwrap();
+    assert!(report.contains("003 Table 1") && report.contains("Verdict"));
+    // The 144-row Thm. 2 sweep is summarized per setting in report.md; its
+    // rows are in results.json.
+    assert!(report.contains("Summary: one row per setting"), "{report}");
+    assert!(
+        !report.contains("eps_omega=0.001, always-wrong |"),
+        "{report}"
+    );
+    assert!(report.contains("error = σ"), "{report}");
+    let rows: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("results.json")).unwrap())
+            .unwrap();
+    for row in &rows {
+        for field in [
+            "table",
+            "row",
+            "truth",
+            "elicited",
+            "paper",
+            "queries",
+            "error",
+            "precision",
+            "search",
+        ] {
+            assert!(row.get(field).is_some(), "row lacks {field}: {row}");
+        }
+        let table = row["table"].as_str().unwrap();
+        if table == "003-table2" {
+            assert!(row["alpha"].is_number() && row["sigma"].is_number());
+        }
+        if table == "003-thm2" {
+            assert!(row["trials"].is_number() && row.get("worst_error").is_some());
+        }
+    }
+    for fig in [
+        "fig-003-lfpm-upper-boundary.svg",
+        "fig-003-thm2-error-vs-noise.svg",
+        "fig-003-queries.svg",
+    ] {
+        let svg = std::fs::read_to_string(out_dir.join(fig)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("polyline"), "{fig}");
+    }
+    let bad = elicit()
+        .args(["reproduce", "--only", "999"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+fn run_spec(name: &str, body: &str) -> Output {
+    let path = tmp(name);
+    std::fs::write(&path, body).unwrap();
+    elicit().arg("run").arg(&path).output().unwrap()
+}
+
+#[test]
+fn csv_scores_must_be_probabilities() {
+    let csv = tmp("bad-scores.csv");
+    std::fs::write(&csv, "score,label\n0.2,0\n1.5,1\n0.7,1\n").unwrap();
+    let spec = format!(
+        "procedure = \"binary-lpm\"\nepsilon = 0.02\n[population]\nkind = \"csv\"\npath = {:?}\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n",
+        csv.display().to_string()
+    );
+    let out = run_spec("bad-scores.toml", &spec);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad-scores.csv:3") && err.contains("1.5"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+
+    let csv = tmp("bad-rows.csv");
+    std::fs::write(
+        &csv,
+        "\"p 1\",\"p 2\",label\r\n0.25,0.75,1\r\n0.5,0.6,0\r\n",
+    )
+    .unwrap();
+    let spec = format!(
+        "procedure = \"dlpm\"\nepsilon = 0.02\n[population]\nkind = \"csv\"\npath = {:?}\nprobabilities = [\"p 1\", \"p 2\"]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\n",
+        csv.display().to_string()
+    );
+    let out = run_spec("bad-rows.toml", &spec);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad-rows.csv:3") && err.contains("sum to 1.1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_finite_sample_with_ties_reports_what_it_could_not_decide() {
+    // Scores on a coarse grid: many rows share a threshold, so the boundary
+    // is a staircase of few steps and whole ranges of angles give the same
+    // confusion.
+    let csv = tmp("coarse.csv");
+    let mut text = String::from("score,label\n");
+    for i in 0..400u32 {
+        let s = f64::from(i % 5) / 4.0;
+        let y = u8::from((i * 7919) % 100 < (s * 100.0) as u32);
+        text.push_str(&format!("{s},{y}\n"));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let spec = format!(
+        "procedure = \"binary-lpm\"\nepsilon = 0.001\nmonotonicity = \"increasing\"\n[population]\nkind = \"csv\"\npath = {:?}\n[oracle]\nkind = \"simulated\"\nmetric = [0.6, 0.8]\n",
+        csv.display().to_string()
+    );
+    let v = json(&run_spec("coarse.toml", &spec));
+    let theta = v["consistent"]["theta"].as_array().unwrap();
+    let width = theta[1].as_f64().unwrap() - theta[0].as_f64().unwrap();
+    assert!(width > 0.001, "consistent set {theta:?}");
+    let warnings = v["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w["cause"] == "plateau"),
+        "{warnings:?}"
+    );
+    assert!(
+        v["known_answers"].as_u64().unwrap() > 0,
+        "identical confusions were not asked"
+    );
+}
+
+#[test]
+fn fields_that_do_not_apply_to_the_procedure_are_refused() {
+    let out = run_spec(
+        "dlpm-cycles.toml",
+        "procedure = \"dlpm\"\nepsilon = 0.02\ncycles = 3\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cycles") && err.contains("dlpm"), "{err}");
+    let out = run_spec(
+        "dlpm-push.toml",
+        "procedure = \"dlpm\"\nepsilon = 0.02\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\neps_omega = 0.001\nadversary = \"push-away\"\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("push-away"));
+    let out = run_spec(
+        "script.toml",
+        "procedure = \"dlpm\"\nepsilon = 0.02\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.5]\neps_omega = 0.001\nadversary = \"scripted\"\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("oracle.script"));
+}
+
+#[test]
+fn ask_never_shows_two_identical_classifiers() {
+    // The 002 §6.1 logistic population: near the faces' ends whole ranges of
+    // m give the same classifier; a person always answering B drives the
+    // search there.
+    let spec = tmp("logistic-ask.toml");
+    std::fs::write(
+        &spec,
+        "procedure = \"dlpm\"\nepsilon = 0.01\nsearch = \"paper\"\nreference = 1\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]\n[oracle]\nkind = \"person\"\n",
+    )
+    .unwrap();
+    let file = tmp("logistic-ask.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let out = ask(&spec, &file, &"B\n".repeat(100));
+    let v = json(&out);
+    assert!(v["known_answers"].as_u64().unwrap() > 0);
+    let text = std::fs::read_to_string(&file).unwrap();
+    for line in text.lines().skip(1) {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_ne!(
+            r["first"], r["second"],
+            "a person was shown identical classifiers"
+        );
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr)
+            .matches("Question")
+            .count() as u64,
+        v["queries"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn reproduce_checks_precision_and_out_before_computing() {
+    let file = tmp("an-existing-file");
+    std::fs::write(&file, "x").unwrap();
+    let out = elicit()
+        .args(["reproduce", "--only", "003-table1", "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("existing file") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing computed");
+
+    let out = elicit()
+        .args(["reproduce", "--only", "003-table1", "--precision", "f32"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--precision") && err.contains("f32 is not supported"),
+        "{err}"
+    );
+    assert!(!err.contains("MPFR feature"), "{err}");
+
+    let (code, err) = bad_spec(
+        "f32.toml",
+        "procedure = \"binary-lpm\"\nepsilon = 0.02\nprecision = \"f32\"\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n",
+    );
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("precision") && err.contains("f32 is not supported"),
+        "{err}"
+    );
+}
+
+#[test]
+fn degenerate_epsilons_are_warned_about() {
+    let spec = |eps: &str| {
+        format!("procedure = \"binary-lpm\"\nepsilon = {eps}\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n")
+    };
+    let causes = |v: &serde_json::Value| -> Vec<String> {
+        v["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["cause"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // ε not smaller than the search interval.
+    let v = json(&run_spec("coarse.toml", &spec("2")));
+    assert!(causes(&v).contains(&"coarse-epsilon".to_string()), "{v}");
+    // f64 reaches its resolution before ε = 1e-300.
+    let v = json(&run_spec("fine.toml", &spec("1e-300")));
+    assert!(causes(&v).contains(&"resolution".to_string()), "{v}");
+    // ... and only that: answers crossing within rounding are not reported
+    // as contradictions, nor rounding's width as a plateau.
+    assert!(causes(&v).iter().all(|c| c == "resolution"), "{v}");
+    let dlpm = "procedure = \"dlpm\"\nepsilon = 1e-300\n[population]\nkind = \"synthetic-002\"\np = [1.0, 2.0, 3.0]\nscores = \"softmax\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.2, 0.3, 0.5]\n";
+    let v = json(&run_spec("fine-dlpm.toml", dlpm));
+    assert!(
+        !causes(&v).is_empty() && causes(&v).iter().all(|c| c == "resolution"),
+        "{v}"
+    );
+    // An ordinary ε: neither.
+    let v = json(&run_spec("ordinary.toml", &spec("0.02")));
+    assert!(causes(&v).is_empty(), "{v}");
+    // A population parameter that flattens the boundary (η within 3e-10 of
+    // 1/2): warned, still exit 0; a = 5 (the paper's) is not.
+    let flat = spec("0.02").replace(
+        "kind = \"synthetic-003\"",
+        "kind = \"synthetic-003\"\na = 1e-9",
+    );
+    let v = json(&run_spec("flat.toml", &flat));
+    assert!(
+        causes(&v).contains(&"degenerate-population".to_string()),
+        "{v}"
+    );
+    let paper = spec("0.02").replace(
+        "kind = \"synthetic-003\"",
+        "kind = \"synthetic-003\"\na = 5.0",
+    );
+    assert!(causes(&json(&run_spec("paper-a.toml", &paper))).is_empty());
+}
+
+// ---- elicit rank ----
+
+/// A predictions CSV of `pool` classifiers on `n` rows of k classes (a
+/// seeded generator; each classifier is right with its own probability)
+/// and its label column.
+fn predictions_csv(path: &Path, k: usize, n: usize, pool: usize) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let labels: Vec<usize> = (0..n).map(|_| (next() % k as u64) as usize).collect();
+    let preds: Vec<Vec<usize>> = (0..pool)
+        .map(|c| {
+            labels
+                .iter()
+                .map(|&y| {
+                    if next() % 100 < 30 + 2 * c as u64 {
+                        y
+                    } else {
+                        (next() % k as u64) as usize
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut text = (0..pool).map(|c| format!("c{c},")).collect::<String>() + "label\n";
+    for r in 0..n {
+        for p in &preds {
+            text.push_str(&format!("{},", p[r]));
+        }
+        text.push_str(&format!("{}\n", labels[r]));
+    }
+    std::fs::write(path, text).unwrap();
+    (labels, preds)
+}
+
+fn rank_cli(args: &[&std::ffi::OsStr]) -> Output {
+    elicit().arg("rank").args(args).output().unwrap()
+}
+
+#[test]
+fn rank_orders_classifiers_as_a_brute_force_evaluation() {
+    let (k, n) = (4, 300);
+    let csv = tmp("rank-pool.csv");
+    let (labels, preds) = predictions_csv(&csv, k, n, 12);
+    let count = |h: &[usize], i: usize, j: usize| {
+        labels
+            .iter()
+            .zip(h)
+            .filter(|(y, p)| **y == i && **p == j)
+            .count() as f64
+    };
+    // The metric: a DLPM elicited by `run` on a real dataset (Vehicle, k = 4).
+    let result = elicit()
+        .arg("run")
+        .arg(specs().join("dlpm-dataset.toml"))
+        .output()
+        .unwrap();
+    let v = json(&result);
+    let a: Vec<f64> = v["elicited"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let metric = tmp("rank-dlpm.json");
+    std::fs::write(&metric, &result.stdout).unwrap();
+    // An LPME metric on the off-diagonal joint confusions (q = 12).
+    let w: Vec<f64> = (0..12).map(|i| ((i * 7) % 5) as f64 / 4.0 - 0.5).collect();
+    let lpme = tmp("rank-lpme.json");
+    std::fs::write(
+        &lpme,
+        serde_json::json!({"procedure": "lpme", "elicited": w}).to_string(),
+    )
+    .unwrap();
+    let brute = |name: &str, h: &[usize]| -> f64 {
+        if name == "dlpm" {
+            (0..k).map(|i| a[i] * count(h, i, i) / n as f64).sum()
+        } else {
+            let mut s = 0.0;
+            let mut idx = 0;
+            for i in 0..k {
+                for j in (0..k).filter(|j| *j != i) {
+                    s += w[idx] * count(h, i, j) / n as f64;
+                    idx += 1;
+                }
+            }
+            s
+        }
+    };
+    for (name, file) in [("dlpm", &metric), ("lpme", &lpme)] {
+        let out = rank_cli(&[
+            "--metric".as_ref(),
+            file.as_os_str(),
+            "--predictions".as_ref(),
+            csv.as_os_str(),
+            "--json".as_ref(),
+        ]);
+        let got = json(&out);
+        let ranking = got["ranking"].as_array().unwrap();
+        assert_eq!(ranking.len(), preds.len());
+        let mut expected: Vec<(usize, f64)> = preds
+            .iter()
+            .enumerate()
+            .map(|(c, h)| (c, brute(name, h)))
+            .collect();
+        expected.sort_by(|x, y| y.1.total_cmp(&x.1));
+        for (entry, (c, value)) in ranking.iter().zip(&expected) {
+            let got_value = entry["value"].as_f64().unwrap();
+            assert!(
+                (got_value - value).abs() < 1e-12,
+                "{name}: {entry} vs {value}"
+            );
+            // Equal values may come in either order; distinct ones may not.
+            let same = expected.iter().filter(|e| e.1 == *value).count();
+            if same == 1 {
+                assert_eq!(entry["classifier"], format!("c{c}"), "{name}");
+            }
+        }
+        // Ranking against itself as the truth: NDCG 1 and tau 1.
+        let out = rank_cli(&[
+            "--metric".as_ref(),
+            file.as_os_str(),
+            "--predictions".as_ref(),
+            csv.as_os_str(),
+            "--truth".as_ref(),
+            file.as_os_str(),
+            "--json".as_ref(),
+        ]);
+        let got = json(&out);
+        assert!((got["ndcg_exponential"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+        assert_eq!(got["kendall_tau_b"].as_f64(), Some(1.0));
+    }
+    // The text form lists every classifier, best first.
+    let out = rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("  1. c") && text.contains(" 12. c"), "{text}");
+}
+
+#[test]
+fn rank_with_a_bad_file_exits_2_naming_it() {
+    let csv = tmp("rank-bad-pool.csv");
+    predictions_csv(&csv, 2, 20, 3);
+    let metric = tmp("rank-bad-metric.json");
+    std::fs::write(
+        &metric,
+        r#"{"procedure": "binary-lpm", "elicited": {"m11": 0.6, "m00": 0.8}}"#,
+    )
+    .unwrap();
+    let bad_cell = tmp("rank-bad-cell.csv");
+    std::fs::write(&bad_cell, "c0,c1,label\n1,0,1\n0,0.5,0\n").unwrap();
+    let not_json = tmp("rank-not-json.json");
+    std::fs::write(
+        &not_json,
+        "{\"procedure\": \"dlpm\",\n \"elicited\": [1, 2,]}",
+    )
+    .unwrap();
+    let unknown = tmp("rank-unknown.json");
+    std::fs::write(&unknown, r#"{"procedure": "magic", "elicited": [1]}"#).unwrap();
+    let wrong_k = tmp("rank-wrong-k.json");
+    std::fs::write(
+        &wrong_k,
+        r#"{"procedure": "dlpm", "elicited": [0.2, 0.3, 0.5]}"#,
+    )
+    .unwrap();
+    let missing = tmp("rank-missing.csv");
+    let cases: Vec<(Vec<&std::ffi::OsStr>, &str)> = vec![
+        (
+            vec![metric.as_os_str(), bad_cell.as_os_str()],
+            "row 3: c1 = 0.5 is not a class code",
+        ),
+        (vec![not_json.as_os_str(), csv.as_os_str()], "line 2"),
+        (vec![unknown.as_os_str(), csv.as_os_str()], "procedure"),
+        (vec![wrong_k.as_os_str(), csv.as_os_str()], "k = 2"),
+        (
+            vec![metric.as_os_str(), missing.as_os_str()],
+            "rank-missing.csv",
+        ),
+    ];
+    for (files, needle) in cases {
+        let out = rank_cli(&[
+            "--metric".as_ref(),
+            files[0],
+            "--predictions".as_ref(),
+            files[1],
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{needle}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+        assert!(err.contains(needle), "{needle:?} not in {err}");
+    }
+    // A label column that is not there.
+    let out = rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+        "--label".as_ref(),
+        "y".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"y\""));
+}
+
+#[test]
+fn rank_a_cost_reward_metric_with_attribute_values() {
+    let (k, n) = (3, 200);
+    let csv = tmp("rank-cr-pool.csv");
+    let (labels, preds) = predictions_csv(&csv, k, n, 6);
+    let a = [0.5, 0.3, 0.2];
+    let (w_speed, w_cost) = (0.05, 0.8);
+    let metric = tmp("rank-cr.json");
+    std::fs::write(
+        &metric,
+        serde_json::json!({"procedure": "cost-reward",
+            "elicited": {"accuracy": a, "speed": w_speed, "cost": w_cost}})
+        .to_string(),
+    )
+    .unwrap();
+    let speed = |c: usize| c as f64 * 0.7;
+    let cost = |c: usize| -0.05 * (c % 3) as f64;
+    let attributes = tmp("rank-cr-attributes.csv");
+    let mut text = String::from("classifier,speed,cost\n");
+    for c in 0..preds.len() {
+        text.push_str(&format!("c{c},{},{}\n", speed(c), cost(c)));
+    }
+    std::fs::write(&attributes, text).unwrap();
+    let mut expected: Vec<(String, f64)> = preds
+        .iter()
+        .enumerate()
+        .map(|(c, h)| {
+            let d: f64 = (0..k)
+                .map(|i| {
+                    a[i] * labels
+                        .iter()
+                        .zip(h)
+                        .filter(|(y, p)| **y == i && **p == i)
+                        .count() as f64
+                        / n as f64
+                })
+                .sum();
+            (format!("c{c}"), d + w_speed * speed(c) + w_cost * cost(c))
+        })
+        .collect();
+    expected.sort_by(|x, y| y.1.total_cmp(&x.1));
+    let got = json(&rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+        "--attributes".as_ref(),
+        attributes.as_os_str(),
+        "--json".as_ref(),
+    ]));
+    for (entry, (name, value)) in got["ranking"].as_array().unwrap().iter().zip(&expected) {
+        assert_eq!(entry["classifier"], name.as_str());
+        assert!((entry["value"].as_f64().unwrap() - value).abs() < 1e-12);
+    }
+    // Without the attribute values the ranking is refused, naming the option.
+    let out = rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--attributes"));
+}
+
+#[test]
+fn a_setting_of_the_wrong_type_is_named() {
+    let body = |setting: &str| {
+        format!("procedure = \"lpme\"\nepsilon = 0.01\n{setting}\n[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5, 0.5]\nradius = 0.1\n[oracle]\nkind = \"simulated\"\nmetric = [0.6, 0.8, 0.0]\n")
+    };
+    for (setting, field) in [
+        ("order = \"backwards\"", "order"),
+        ("cycles = \"two\"", "cycles"),
+        ("stop_early = 1", "stop_early"),
+    ] {
+        let (code, err) = bad_spec("wrong-type.toml", &body(setting));
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains(field) && err.lines().count() == 1,
+            "{setting}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_stdout_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = elicit()
+        .arg("run")
+        .arg(specs().join("dlpm.toml"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away before any output
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(status.success(), "{err}");
+}
+
+#[test]
+fn a_bad_population_parameter_names_its_spec_field() {
+    let (code, err) = bad_spec(
+        "a-zero.toml",
+        "procedure = \"binary-lpm\"\nepsilon = 0.02\n[population]\nkind = \"synthetic-003\"\na = 0\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n",
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("population.a"), "{err}");
+}
+
+#[test]
+fn bisection_runs_lpme_and_is_refused_where_searches_are_not_symmetric() {
+    let lpme = "procedure = \"lpme\"\nepsilon = 0.005\nsearch = \"bisection\"\n[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5, 0.5, 0.5, 0.5]\nradius = 0.1\n[oracle]\nkind = \"simulated\"\nmetric = [0.3, -0.5, 0.1, 0.7, -0.4]\n";
+    let v = json(&run_spec("bisection-lpme.toml", lpme));
+    assert_eq!(v["search"], "bisection");
+    // q orthant queries, then ⌈log₂((π/2)/ε)⌉ = 9 per angle, one cycle.
+    assert_eq!(v["queries"].as_u64(), Some(5 + 4 * 9), "{v}");
+    assert!(v["error"].as_f64().unwrap() < 0.005, "{v}");
+    let dlpm = "procedure = \"dlpm\"\nepsilon = 0.01\nsearch = \"bisection\"\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.4, 0.3, 0.3]\n";
+    let out = run_spec("bisection-dlpm.toml", dlpm);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("search") && err.contains("bisection"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    // QPME's searches run on small spheres, where a smooth metric is nearly
+    // symmetric: accepted, and as accurate as golden section here.
+    let qpme = std::fs::read_to_string(specs().join("qpme.toml"))
+        .unwrap()
+        .replace("epsilon = 0.01", "epsilon = 0.0025\nsearch = \"bisection\"");
+    let v = json(&run_spec("bisection-qpme.toml", &qpme));
+    assert_eq!(v["search"], "bisection");
+    assert!(v["error"].as_f64().unwrap() < 0.05, "{v}");
+    // The trade-off search over lambda is not symmetric: refused.
+    let tradeoff = std::fs::read_to_string(specs().join("qpme-tradeoff.toml"))
+        .unwrap()
+        .replace("epsilon = 0.001", "epsilon = 0.001\nsearch = \"bisection\"");
+    let out = run_spec("bisection-tradeoff.toml", &tradeoff);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("search") && err.contains("qpme-tradeoff"),
+        "{err}"
+    );
+}

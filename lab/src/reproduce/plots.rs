@@ -1,0 +1,477 @@
+//! SVG figures of `elicit reproduce` (plotters, SVG backend: no fonts or
+//! system libraries needed). A [`super::Job`] names its figure; the shared
+//! drawing helpers ([`canvas`], [`legend`]) are here.
+
+use super::{Row, Section};
+use metric_elicitation::geometry::binary::boundary_point;
+use metric_elicitation::metric::binary::Lfpm;
+use metric_elicitation::oracle::Metric;
+use metric_elicitation::population::LogisticUniform;
+use plotters::coord::CoordTranslate;
+use plotters::prelude::*;
+use std::path::Path;
+
+fn lfpm(v: &[f64]) -> Option<Lfpm<f64>> {
+    Lfpm::new(v[0], v[1], v[2], v[3], v[4]).ok()
+}
+
+/// 003 Fig. 4: true and elicited LFPM along ∂C+ for Table 2's six rows.
+pub(crate) fn lfpm_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let pop = LogisticUniform::new(5.0).map_err(|e| e.to_string())?;
+    let root = canvas(path, (1200, 720))?;
+    let rows: Vec<_> = section
+        .rows
+        .iter()
+        .filter(|r| !r.row.contains("Cor."))
+        .collect();
+    for (panel, row) in root.split_evenly((2, 3)).iter().zip(rows) {
+        let (Some(truth), Some(est)) = (lfpm(&row.truth), lfpm(&row.elicited)) else {
+            continue;
+        };
+        let thetas: Vec<f64> = (1..200)
+            .map(|i| f64::from(i) * std::f64::consts::FRAC_PI_2 / 200.0)
+            .collect();
+        let curve = |m: &Lfpm<f64>| -> Vec<(f64, f64)> {
+            thetas
+                .iter()
+                .filter_map(|t| boundary_point(&pop, t).ok().map(|c| (*t, m.value(&c))))
+                .collect()
+        };
+        let (a, b) = (curve(&truth), curve(&est));
+        let top = a.iter().chain(&b).map(|p| p.1).fold(0.0, f64::max) * 1.05;
+        let argmax = |v: &[(f64, f64)]| {
+            v.iter()
+                .cloned()
+                .fold((0.0, f64::MIN), |m, p| if p.1 > m.1 { p } else { m })
+                .0
+        };
+        let mut chart = ChartBuilder::on(panel)
+            .caption(format!("Table 2, row {}", row.row), ("sans-serif", 16))
+            .margin(8)
+            .x_label_area_size(28)
+            .y_label_area_size(40)
+            .build_cartesian_2d(0f64..std::f64::consts::FRAC_PI_2, 0f64..top)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("theta (upper boundary)")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(LineSeries::new(a.clone(), GREEN.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label("true")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], GREEN));
+        chart
+            .draw_series(LineSeries::new(b.clone(), BLUE.stroke_width(1)))
+            .map_err(|e| e.to_string())?
+            .label("elicited")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLUE));
+        for (x, color) in [(argmax(&a), RED), (argmax(&b), BLACK)] {
+            chart
+                .draw_series(LineSeries::new(vec![(x, 0.0), (x, top)], color))
+                .map_err(|e| e.to_string())?;
+        }
+        legend(&mut chart)?;
+    }
+    root.present().map_err(|e| e.to_string())
+}
+
+/// Thm. 2: worst error against ε_Ω (paper strategy, every adversary) and
+/// the smallest bound, one curve per ε.
+pub(crate) fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let root = canvas(path, (900, 560))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "003 Thm. 2: worst ||m* - m^||inf vs eps_Omega > 0 (paper search)",
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d((5e-5f64..2e-2).log_scale(), (1e-3f64..1.0).log_scale())
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("eps_Omega (log scale; the exact oracle, eps_Omega = 0, is in the legend)")
+        .y_desc("error")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    let colors = [RED, BLUE, GREEN];
+    for (i, eps) in ["eps=0.05", "eps=0.02", "eps=0.005"].iter().enumerate() {
+        let mut worst: std::collections::BTreeMap<i64, (f64, f64, Option<f64>)> =
+            Default::default();
+        let mut exact = 0f64;
+        for r in section
+            .rows
+            .iter()
+            .filter(|r| r.search == "paper" && r.row.starts_with(&format!("{eps},")))
+        {
+            let eo: f64 = r
+                .row
+                .split("eps_omega=")
+                .nth(1)
+                .and_then(|s| s.split(',').next())
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0.0);
+            if eo == 0.0 {
+                exact = exact.max(r.worst_error.unwrap_or(0.0));
+                continue;
+            }
+            let x = eo;
+            let e = worst
+                .entry((x.log10() * 100.0) as i64)
+                .or_insert((x, 0.0, None));
+            e.1 = e.1.max(r.worst_error.unwrap_or(0.0));
+            e.2 = match (e.2, r.bound) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+        let color = colors[i];
+        let errors: Vec<(f64, f64)> = worst.values().map(|v| (v.0, v.1.max(1e-3))).collect();
+        let bounds: Vec<(f64, f64)> = worst
+            .values()
+            .filter_map(|v| v.2.map(|b| (v.0, b)))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(errors.clone(), color.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(format!(
+                "{eps}: worst error over trials (eps_Omega = 0: {exact:.4})"
+            ))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+        chart
+            .draw_series(errors.iter().map(|p| Circle::new(*p, 3, color.filled())))
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(DashedLineSeries::new(bounds, 6, 4, color.into()))
+            .map_err(|e| e.to_string())?
+            .label(format!(
+                "{eps}: smallest per-trial bound, dashed (each trial is checked against its own)"
+            ))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 5, y), (x + 9, y), (x + 16, y)], color)
+            });
+    }
+    legend(&mut chart)?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// Lemma 2: max queries per strategy against log2(L/ε).
+pub(crate) fn queries_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let root = canvas(path, (900, 560))?;
+    let top = section.rows.iter().map(|r| r.queries).max().unwrap_or(1) as f64 * 1.1;
+    let right = section
+        .rows
+        .iter()
+        .filter_map(|r| r.bound)
+        .fold(1.0, f64::max)
+        * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "003: queries per search vs the lower bound log2(L/eps)",
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0f64..right, 0f64..top)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("log2((pi/2)/eps)")
+        .y_desc("queries (max over trials)")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for (name, color) in [("paper", RED), ("adaptive", BLUE), ("golden", GREEN)] {
+        let pts: Vec<(f64, f64)> = section
+            .rows
+            .iter()
+            .filter(|r| r.search == name)
+            .filter_map(|r| r.bound.map(|b| (b, r.queries as f64)))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+        chart
+            .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
+            .map_err(|e| e.to_string())?;
+    }
+    chart
+        .draw_series(LineSeries::new(vec![(0.0, 0.0), (right, right)], BLACK))
+        .map_err(|e| e.to_string())?
+        .label("lower bound")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK));
+    legend(&mut chart)?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// 002 Thms. 1–2: the observed constant (error over the theorem's rate) per
+/// k and strategy; flat lines mean the bound's form holds with a k-free
+/// constant.
+pub(crate) fn constants_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let root = canvas(path, (900, 560))?;
+    let top = section
+        .rows
+        .iter()
+        .filter_map(|r| r.worst_ratio)
+        .fold(1.0, f64::max)
+        * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!(
+                "{}: observed constant (worst error / theorem rate)",
+                section.id
+            ),
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(48)
+        .build_cartesian_2d(1.5f64..5.5, 0f64..top)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("classes k")
+        .y_desc("constant")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    // 002 Thm. 1 rows are "family, k=K, ..." with one series per family
+    // (worst over strategies); the other theorems' rows are "k=K ..." with
+    // one series per strategy.
+    let k_of = |row: &str| -> f64 {
+        row.split("k=")
+            .nth(1)
+            .and_then(|s| s.get(0..1))
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0.0)
+    };
+    type Pick = fn(&Row) -> Option<f64>;
+    let series: Vec<(String, RGBColor, Pick)> = if section.id == "002-thm1" {
+        vec![
+            ("pair-blocks".into(), RED, |r| r.worst_ratio),
+            ("pair-blocks-relative".into(), BLUE, |r| r.worst_ratio),
+            ("pair-blocks-relative / kappa".into(), MAGENTA, |r| {
+                r.conditioned_ratio
+            }),
+            ("softmax".into(), GREEN, |r| r.worst_ratio),
+        ]
+    } else {
+        vec![
+            ("paper".into(), RED, |r| r.worst_ratio),
+            ("adaptive".into(), BLUE, |r| r.worst_ratio),
+            ("golden".into(), GREEN, |r| r.worst_ratio),
+        ]
+    };
+    for (name, color, pick) in series {
+        let family = name.split(" / ").next().unwrap_or("").to_string();
+        let mut by_k = std::collections::BTreeMap::new();
+        for r in section.rows.iter().filter(|r| {
+            if section.id == "002-thm1" {
+                r.row.split(", ").next() == Some(family.as_str())
+            } else {
+                r.search == name
+            }
+        }) {
+            let k = k_of(&r.row);
+            let v = by_k.entry((k * 10.0) as i64).or_insert((k, 0f64));
+            v.1 = v.1.max(pick(r).unwrap_or(0.0));
+        }
+        let pts: Vec<(f64, f64)> = by_k.values().cloned().collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+        chart
+            .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
+            .map_err(|e| e.to_string())?;
+    }
+    legend(&mut chart)?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// 002: queries of each configuration against its lower bound.
+pub(crate) fn queries_002_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let rows = &section.rows;
+    let n = rows.len();
+    let root = canvas(path, (1000, 120 + 26 * n as u32))?;
+    let top = rows.iter().map(|r| r.queries).max().unwrap_or(1) as f64 * 40.0;
+    let names: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{}, {}", r.row, r.search))
+        .collect();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "002: queries per configuration against the lower bound",
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(40)
+        .build_cartesian_2d((1f64..top).log_scale(), 0f64..n as f64)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("queries (log scale)")
+        .y_desc("configuration (labelled at each bar: setting, search (queries))")
+        .y_labels(0)
+        .disable_y_mesh()
+        .draw()
+        .map_err(|e| e.to_string())?;
+    let color = |search: &str| match search {
+        "paper" => RED,
+        "adaptive" => BLUE,
+        _ => GREEN,
+    };
+    for (i, r) in rows.iter().enumerate() {
+        let y = (n - i - 1) as f64;
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(1.0, y + 0.15), (r.queries as f64, y + 0.85)],
+                color(&r.search).mix(0.6).filled(),
+            )))
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!("{} ({})", names[i], r.queries),
+                (r.queries as f64 * 1.15, y + 0.75),
+                ("sans-serif", 13).into_font(),
+            )))
+            .map_err(|e| e.to_string())?;
+        if let Some(b) = r.bound {
+            chart
+                .draw_series(LineSeries::new(
+                    vec![(b, y + 0.05), (b, y + 0.95)],
+                    BLACK.stroke_width(3),
+                ))
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    // Legend entries (drawn off-range, so only the legend shows them).
+    for (name, c) in [
+        ("paper (ShrinkInterval)", RED),
+        ("adaptive", BLUE),
+        ("golden", GREEN),
+    ] {
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(0.5, -1.0), (0.5, -1.0)],
+                c.mix(0.6).filled(),
+            )))
+            .map_err(|e| e.to_string())?
+            .label(name)
+            .legend(move |(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 16, y + 5)], c.mix(0.6).filled())
+            });
+    }
+    chart
+        .draw_series(LineSeries::new(Vec::<(f64, f64)>::new(), BLACK))
+        .map_err(|e| e.to_string())?
+        .label("lower bound (black bar)")
+        .legend(|(x, y)| {
+            PathElement::new(vec![(x + 8, y - 6), (x + 8, y + 6)], BLACK.stroke_width(3))
+        });
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// A white SVG canvas of `size` pixels at `path`.
+///
+/// # Errors
+/// The backend's message when the file cannot be drawn.
+pub fn canvas(
+    path: &Path,
+    size: (u32, u32),
+) -> Result<DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, String> {
+    let root = SVGBackend::new(path, size).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    Ok(root)
+}
+
+/// The series legend, boxed, in the chart's default corner.
+///
+/// # Errors
+/// The backend's message.
+pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())
+}
+
+/// 002 Fig. 3 on real data: success proportion against ω, one panel per
+/// dataset, one curve per share of rows (label-based confusions, reference
+/// class 1); expected confusions dashed.
+pub(crate) fn real_fig3_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let root = canvas(path, (1200, 520))?;
+    let omegas = super::real::omegas();
+    let panels = [
+        ("Vehicle", "Vehicle (k = 4)"),
+        ("wine", "wine quality, k = 3 (SensIT substitute)"),
+    ];
+    for (area, (prefix, caption)) in root.split_evenly((1, 2)).iter().zip(panels) {
+        let mut chart = ChartBuilder::on(area)
+            .caption(format!("002 Fig. 3: {caption}"), ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(48)
+            .build_cartesian_2d(0.035f64..0.145, 0f64..1.02)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("omega")
+            .y_desc("proportion with ||a* - a^||inf <= omega")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (share, color) in [("50%", RED), ("75%", BLUE), ("100%", GREEN)] {
+            for (reading, dashed) in [
+                ("[labelled, reference class 1]", false),
+                ("[expected, reference class 1]", true),
+            ] {
+                let Some(row) = section.rows.iter().find(|r| {
+                    r.row.starts_with(prefix) && r.row.contains(share) && r.row.ends_with(reading)
+                }) else {
+                    continue;
+                };
+                let pts: Vec<(f64, f64)> = omegas
+                    .iter()
+                    .copied()
+                    .zip(row.elicited.iter().copied())
+                    .collect();
+                if dashed {
+                    chart
+                        .draw_series(DashedLineSeries::new(pts, 5, 4, color.into()))
+                        .map_err(|e| e.to_string())?;
+                } else {
+                    chart
+                        .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                        .map_err(|e| e.to_string())?
+                        .label(format!("{share} of rows (expected: dashed)"))
+                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+                    chart
+                        .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+        }
+        legend(&mut chart)?;
+    }
+    root.present().map_err(|e| e.to_string())
+}
