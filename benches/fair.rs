@@ -15,6 +15,7 @@ use metric_elicitation::elicit::fpme::{fpme, paper_query_count, FpmeSettings};
 use metric_elicitation::geometry::groups::Groups;
 use metric_elicitation::metric::fair::FairMetric;
 use metric_elicitation::oracle::{Counted, Simulated};
+use metric_elicitation::search::Tolerance;
 use rand::SeedableRng;
 use std::hint::black_box;
 
@@ -29,12 +30,12 @@ fn fpme_bench(c: &mut Criterion) {
         let est = fpme(&groups, &mut oracle, settings).unwrap();
         (oracle.queries(), est)
     };
-    let paper = FpmeSettings::paper(1e-2);
+    let paper = FpmeSettings::paper(Tolerance::new(1e-2).unwrap());
     let (queries, _) = run(&paper);
     assert_eq!(queries, paper_query_count(m, k, 4, &1e-2, true).unwrap());
     println!("fpme/m3-k3-paper: {queries} comparisons per run");
     c.bench_function("fpme/m3-k3-paper", |b| b.iter(|| black_box(run(&paper).0)));
-    let efficient = FpmeSettings::efficient(2.5e-3);
+    let efficient = FpmeSettings::efficient(Tolerance::new(1e-2).unwrap());
     let (queries, _) = run(&efficient);
     println!("fpme/m3-k3-efficient (searches to eps/4): {queries} comparisons per run");
     c.bench_function("fpme/m3-k3-efficient", |b| {

@@ -23,6 +23,7 @@ use metric_elicitation::oracle::Simulated;
 use metric_elicitation::population::{FiniteMulticlass, MulticlassPopulation};
 use metric_elicitation::scalar::{dot, Scalar};
 use metric_elicitation::search::Strategy;
+use metric_elicitation::search::Tolerance;
 use nalgebra::DVector;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
@@ -36,7 +37,11 @@ fn lpme_at<T: Scalar>(c: &mut Criterion, name: &str) {
     let truth = DVector::from_fn(q, |i, _| T::from_f64_exact(((i as f64) * 0.7).sin()));
     let norm = truth.norm();
     let truth = truth / norm;
-    let settings = LpmeSettings::paper(T::ratio(1, 100), Strategy::Paper, 4);
+    let settings = LpmeSettings::paper(
+        Tolerance::new(T::ratio(1, 100)).unwrap(),
+        Strategy::Paper,
+        4,
+    );
     c.bench_function(name, |b| {
         b.iter(|| {
             let t = truth.clone();
@@ -93,7 +98,7 @@ fn dlpm_bench(c: &mut Criterion) {
                 elicit_dlpm(
                     &pop,
                     &mut oracle,
-                    &DlpmSettings::paper(0.01, Strategy::Paper),
+                    &DlpmSettings::paper(Tolerance::new(0.01).unwrap(), Strategy::Paper),
                 )
                 .unwrap()
                 .queries,

@@ -19,10 +19,10 @@ use metric_elicitation::elicit::qpme::{
 };
 use metric_elicitation::geometry::groups::Rates;
 use metric_elicitation::geometry::sphere::Sphere;
-use metric_elicitation::metric::quadratic::GradientField;
 use metric_elicitation::metric::random::{random_fair, random_groups, random_quadratic, Shape};
 use metric_elicitation::oracle::{Memo, Simulated};
 use metric_elicitation::search::Strategy;
+use metric_elicitation::search::Tolerance;
 use nalgebra::DVector;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -35,7 +35,7 @@ fn qpme_bench(c: &mut Criterion) {
     let sphere = Sphere::new(DVector::from_element(q, 0.0), 1.0).unwrap();
     for estimator in [Estimator::Fit, Estimator::Paper] {
         let settings = QpmeSettings {
-            lpme: LpmeSettings::paper(0.01, Strategy::Paper, 4),
+            lpme: LpmeSettings::paper(Tolerance::new(0.01).unwrap(), Strategy::Paper, 4),
             small_radius: 5e-3,
             estimator,
             window: None,
@@ -79,10 +79,12 @@ fn fair_bench(c: &mut Criterion) {
     let groups = random_groups::<f64>(&mut rng, k, m, Rates::General, Some(1.0 / 3.0)).unwrap();
     let metric = random_fair::<f64>(&mut rng, groups.dim(), m, Rates::General).unwrap();
     let settings = FairSettings {
-        lpme: LpmeSettings::paper(0.01, Strategy::Paper, 4),
-        small_radius: 5e-3,
-        estimator: Estimator::Fit,
-        window: None,
+        qpme: QpmeSettings {
+            lpme: LpmeSettings::paper(Tolerance::new(0.01).unwrap(), Strategy::Paper, 4),
+            small_radius: 5e-3,
+            estimator: Estimator::Fit,
+            window: None,
+        },
         origin_from_a: false,
     };
     c.bench_function("fair/m3-k3", |b| {

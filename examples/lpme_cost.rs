@@ -23,6 +23,7 @@ use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::oracle::{Oracle, Simulated};
 use metric_elicitation::scalar::{dot, Scalar};
 use metric_elicitation::search::Strategy;
+use metric_elicitation::search::Tolerance;
 use nalgebra::DVector;
 use std::time::Instant;
 
@@ -37,7 +38,11 @@ fn time<T: Scalar, O: Oracle<DVector<T>>>(
     let truth = DVector::from_fn(q, |i, _| T::from_f64_exact(((i as f64) * 0.7).sin()));
     let norm = truth.norm();
     let truth = truth / norm;
-    let settings = LpmeSettings::paper(T::ratio(1, 100), Strategy::Paper, 4);
+    let settings = LpmeSettings::paper(
+        Tolerance::new(T::ratio(1, 100)).unwrap(),
+        Strategy::Paper,
+        4,
+    );
     let start = Instant::now();
     let mut queries = 0;
     for _ in 0..runs {

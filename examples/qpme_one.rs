@@ -4,6 +4,7 @@ use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::metric::quadratic::*;
 use metric_elicitation::oracle::{Counted, Simulated};
 use metric_elicitation::search::Strategy;
+use metric_elicitation::search::Tolerance;
 use nalgebra::{DMatrix, DVector};
 use rand::{Rng, SeedableRng};
 
@@ -16,7 +17,7 @@ fn main() {
     let metric = QuadraticMetric::new(a, b).unwrap();
     let sphere = Sphere::new(DVector::from_element(q, 0.0), 1.0).unwrap();
     let settings = QpmeSettings {
-        lpme: LpmeSettings::paper(1e-2, Strategy::Paper, 4),
+        lpme: LpmeSettings::paper(Tolerance::new(1e-2).unwrap(), Strategy::Paper, 4),
         small_radius: 5e-3,
         estimator: Estimator::Fit,
         window: None,

@@ -72,20 +72,22 @@
 //! * [`error`] — the crate's error type.
 #![warn(missing_docs)]
 
+pub mod diagnostics;
+#[cfg(feature = "driver")]
+pub mod driver;
 pub mod elicit;
 pub mod error;
+#[cfg(feature = "data")]
 pub mod fit;
 pub mod geometry;
 pub mod metric;
 pub mod oracle;
+mod par;
 pub mod population;
 pub mod prec;
 pub mod quadrature;
-pub mod rank;
 pub mod scalar;
 pub mod search;
-pub mod session;
-pub mod spec;
 
 pub use error::{Error, Result};
 

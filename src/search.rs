@@ -235,6 +235,61 @@ pub fn check_epsilon<T: Scalar>(eps: &T) -> Result<()> {
     }
 }
 
+/// A search tolerance ε: finite and strictly positive, validated once when
+/// built ([`Tolerance::new`]) and carried by every typed setting down to
+/// the searches, so no layer checks it again.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::search::Tolerance;
+/// let eps = Tolerance::new(0.01).unwrap();
+/// assert_eq!(*eps, 0.01);
+/// assert_eq!(*eps.scaled(1, 4), 0.0025);
+/// assert!(Tolerance::new(f64::NAN).is_err());
+/// assert!(Tolerance::new(-1.0).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tolerance<T>(T);
+
+impl<T: Scalar> Tolerance<T> {
+    /// ε, checked by [`check_epsilon`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidEpsilon`].
+    pub fn new(eps: T) -> Result<Self> {
+        check_epsilon(&eps)?;
+        Ok(Tolerance(eps))
+    }
+
+    /// ε·n/d for positive integers n and d (a finer or coarser tolerance
+    /// derived from a valid one, e.g. the ε/4 of the efficient settings).
+    ///
+    /// # Panics
+    /// When n or d is not positive (a programming error: the ratios are
+    /// constants of the algorithms).
+    pub fn scaled(&self, n: i64, d: i64) -> Self {
+        assert!(n > 0 && d > 0, "a tolerance is scaled by a positive ratio");
+        Tolerance(self.0.clone() * T::ratio(n, d))
+    }
+
+    /// The value.
+    pub fn get(&self) -> &T {
+        &self.0
+    }
+
+    /// The value, by move.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Tolerance<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// Validates an interval: both ends finite and lo < hi.
 ///
 /// # Errors
@@ -829,6 +884,29 @@ pub fn max_queries<T: Scalar>(strategy: Strategy, length: &T, eps: &T) -> Result
         Strategy::Golden => golden_max_queries(length, eps),
         Strategy::Bisection => halvings(length, eps),
     }
+}
+
+/// About how many queries one search of `strategy` over an interval of
+/// length `length` takes: exact for [`Strategy::Paper`] (4 per halving)
+/// and [`Strategy::Bisection`] (1), 2.75 per halving in steady state for
+/// [`Strategy::Adaptive`] (000 notes N2), the bound [`golden_max_queries`]
+/// for [`Strategy::Golden`]; `None` for a bad length or ε.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::search::{expected_queries, Strategy};
+/// assert_eq!(expected_queries(Strategy::Paper, &1.0, &0.01), Some(28));
+/// assert_eq!(expected_queries(Strategy::Bisection, &1.0, &0.01), Some(7));
+/// assert_eq!(expected_queries(Strategy::Adaptive, &1.0, &0.01), Some(20));
+/// ```
+pub fn expected_queries<T: Scalar>(strategy: Strategy, length: &T, eps: &T) -> Option<usize> {
+    let n = halvings(length, eps).ok()?;
+    Some(match strategy {
+        Strategy::Paper => 4 * n,
+        Strategy::Adaptive => (11 * n).div_ceil(4),
+        Strategy::Golden => golden_max_queries(length, eps).ok()?,
+        Strategy::Bisection => n,
+    })
 }
 
 /// Upper bound on the queries of one [`Strategy::Golden`] search:

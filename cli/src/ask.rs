@@ -1,8 +1,8 @@
 //! The person at the terminal (`elicit ask`): shows the two classifiers of
 //! a question side by side on stderr and reads the answer from stdin.
 
+use metric_elicitation::driver::session::{Person, Question};
 use metric_elicitation::oracle::Preference;
-use metric_elicitation::session::{Person, Question};
 use metric_elicitation::Error;
 use std::io::{BufRead, Write};
 

@@ -6,9 +6,9 @@ mod rank;
 mod reproduce;
 
 use clap::{Parser, Subcommand};
+use metric_elicitation::driver::session::{self, Finished, Mode};
+use metric_elicitation::driver::spec::Spec;
 use metric_elicitation::search::Strategy;
-use metric_elicitation::session::{self, Finished, Mode};
-use metric_elicitation::spec::Spec;
 use metric_elicitation::Error;
 use metric_elicitation_lab::reproduce::Options;
 use std::io::Write;

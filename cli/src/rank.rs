@@ -1,7 +1,7 @@
 //! `elicit rank`: the user's classifiers ranked by an elicited metric
-//! (001 §6.2, 000 App. H.2). The work is [`metric_elicitation::rank`].
+//! (001 §6.2, 000 App. H.2). The work is [`metric_elicitation::driver::rank`].
 
-use metric_elicitation::rank::rank_files;
+use metric_elicitation::driver::rank::rank_files;
 use metric_elicitation::Error;
 use std::path::Path;
 

@@ -13,7 +13,7 @@
 //! example must load, and `elicit run` must refuse it (exit 2) until the mark
 //! is removed.
 
-use metric_elicitation::spec::Spec;
+use metric_elicitation::driver::spec::Spec;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -173,7 +173,7 @@ fn every_registered_procedure_has_a_section() {
             _ => None,
         })
         .collect();
-    for name in metric_elicitation::elicit::registry::names() {
+    for name in metric_elicitation::driver::registry::names() {
         assert!(
             documented.iter().any(|d| d == name),
             "procedure {name} has no `## procedure `{name}`` section in docs/spec.md"
@@ -181,7 +181,7 @@ fn every_registered_procedure_has_a_section() {
     }
     for name in &documented {
         assert!(
-            metric_elicitation::elicit::registry::find(name).is_ok(),
+            metric_elicitation::driver::registry::find(name).is_ok(),
             "docs/spec.md documents procedure {name}, which is not registered"
         );
     }

@@ -24,6 +24,7 @@ use metric_elicitation::elicit::multiclass::{elicit_dlpm, DlpmSettings};
 use metric_elicitation::oracle::Simulated;
 use metric_elicitation::population::ExpectedMulticlass;
 use metric_elicitation::search::Strategy;
+use metric_elicitation::search::Tolerance;
 use metric_elicitation_lab::reproduce::cost_reward::{
     attributes, metric, time_cost_reward, time_dlpm, TABLE1,
 };
@@ -66,7 +67,12 @@ fn bench(c: &mut Criterion) {
         let cold = std::time::Instant::now();
         let t = truth.clone();
         let mut oracle = Simulated::new(move |d: &DVector<f64>| t.dot(d));
-        elicit_dlpm(&pop4, &mut oracle, &DlpmSettings::paper(1e-3, strategy)).unwrap();
+        elicit_dlpm(
+            &pop4,
+            &mut oracle,
+            &DlpmSettings::paper(Tolerance::new(1e-3).unwrap(), strategy),
+        )
+        .unwrap();
         println!(
             "004/dlpm-elicit-1e7-k4/{}: first (cold) run {:.3e} s",
             strategy.name(),
@@ -77,9 +83,13 @@ fn bench(c: &mut Criterion) {
                 let t = truth.clone();
                 let mut oracle = Simulated::new(move |d: &DVector<f64>| t.dot(d));
                 black_box(
-                    elicit_dlpm(&pop4, &mut oracle, &DlpmSettings::paper(1e-3, strategy))
-                        .unwrap()
-                        .queries,
+                    elicit_dlpm(
+                        &pop4,
+                        &mut oracle,
+                        &DlpmSettings::paper(Tolerance::new(1e-3).unwrap(), strategy),
+                    )
+                    .unwrap()
+                    .queries,
                 )
             })
         });
@@ -94,7 +104,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function(format!("cost-reward-elicit-1e7/{}", strategy.name()), |b| {
             b.iter(|| {
                 let mut oracle = Simulated::new(psi.clone());
-                let settings = CostRewardSettings::paper(1e-3, strategy);
+                let settings = CostRewardSettings::paper(Tolerance::new(1e-3).unwrap(), strategy);
                 black_box(
                     elicit_cost_reward(&pop2, &attrs, &mut oracle, &settings)
                         .unwrap()

@@ -13,6 +13,7 @@
 use metric_elicitation::elicit::binary::Alg3Settings;
 use metric_elicitation::scalar::Scalar;
 use metric_elicitation::search::Strategy;
+use metric_elicitation::search::Tolerance;
 use metric_elicitation_lab::reproduce::{binary, multiclass};
 use std::time::Instant;
 
@@ -83,7 +84,7 @@ fn lpm_finite<T: Scalar>() -> usize {
             elicit_lpm(
                 &pop,
                 &mut oracle,
-                &T::ratio(1, 50),
+                &Tolerance::new(T::ratio(1, 50)).unwrap(),
                 Strategy::Paper,
                 Monotonicity::Increasing,
             )
@@ -110,7 +111,7 @@ fn dlpm_finite<T: Scalar>() -> usize {
             elicit_dlpm(
                 &pop,
                 &mut oracle,
-                &DlpmSettings::paper(T::ratio(1, 100), Strategy::Paper),
+                &DlpmSettings::paper(Tolerance::new(T::ratio(1, 100)).unwrap(), Strategy::Paper),
             )
             .expect("DLPM")
             .queries

@@ -6,7 +6,8 @@
 //! ([`BinaryPopulation`]) and the oracle ([`Oracle`] over
 //! [`BinaryConfusion`]s), and takes the search [`Strategy`].
 
-use super::{Cause, Warning};
+use super::{Elicitation, Search};
+use crate::diagnostics::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::binary::{boundary_point, quarter_grid, slope};
 use crate::metric::binary::Lfpm;
@@ -14,7 +15,7 @@ use crate::oracle::{Metric, Oracle};
 use crate::population::{BinaryConfusion, BinaryPopulation, LogisticUniform, Side};
 use crate::prec;
 use crate::scalar::Scalar;
-use crate::search::{maximize, Consistent, Stop, Strategy};
+use crate::search::{maximize, Consistent, Stop, Strategy, Tolerance};
 
 /// The result of a search along one boundary of C (003 Alg. 1 or 2): the
 /// slope m = m(θ̂), the confusion C_θ̂, and the supporting hyperplane
@@ -100,7 +101,7 @@ fn boundary_search<T, P, O>(
     population: &P,
     oracle: &mut O,
     start: T,
-    eps: &T,
+    eps: &Tolerance<T>,
     strategy: Strategy,
     goal: Goal,
 ) -> Result<BoundaryOptimum<T>>
@@ -110,7 +111,7 @@ where
     O: Oracle<BinaryConfusion<T>> + ?Sized,
 {
     let end = start.clone() + T::frac_pi_2();
-    let out = maximize(start, end, eps.clone(), strategy, |x: &T, y: &T| {
+    let out = maximize(start, end, eps.get().clone(), strategy, |x: &T, y: &T| {
         let cx = boundary_point(population, x)?;
         let cy = boundary_point(population, y)?;
         Ok(match goal {
@@ -153,18 +154,18 @@ where
 /// use metric_elicitation::metric::binary::Lpm;
 /// use metric_elicitation::oracle::Simulated;
 /// use metric_elicitation::population::LogisticUniform;
-/// use metric_elicitation::search::Strategy;
+/// use metric_elicitation::search::{Strategy, Tolerance};
 /// let pop = LogisticUniform::new(5.0).unwrap();
 /// let truth = Lpm::from_angle(&0.5).unwrap();
 /// let mut oracle = Simulated::new(truth);
-/// let out = maximize_upper(&pop, &mut oracle, &0.02, Strategy::Paper).unwrap();
+/// let out = maximize_upper(&pop, &mut oracle, &Tolerance::new(0.02).unwrap(), Strategy::Paper).unwrap();
 /// assert!((out.theta - 0.5).abs() <= 0.01);
 /// assert_eq!(out.queries, 28);
 /// ```
 pub fn maximize_upper<T, P, O>(
     population: &P,
     oracle: &mut O,
-    eps: &T,
+    eps: &Tolerance<T>,
     strategy: Strategy,
 ) -> Result<BoundaryOptimum<T>>
 where
@@ -185,7 +186,7 @@ where
 pub fn minimize_lower<T, P, O>(
     population: &P,
     oracle: &mut O,
-    eps: &T,
+    eps: &Tolerance<T>,
     strategy: Strategy,
 ) -> Result<BoundaryOptimum<T>>
 where
@@ -204,7 +205,7 @@ where
 pub fn maximize_lower<T, P, O>(
     population: &P,
     oracle: &mut O,
-    eps: &T,
+    eps: &Tolerance<T>,
     strategy: Strategy,
 ) -> Result<BoundaryOptimum<T>>
 where
@@ -255,18 +256,18 @@ pub struct LpmEstimate<T> {
 /// use metric_elicitation::metric::binary::Lpm;
 /// use metric_elicitation::oracle::Simulated;
 /// use metric_elicitation::population::LogisticUniform;
-/// use metric_elicitation::search::Strategy;
+/// use metric_elicitation::search::{Strategy, Tolerance};
 /// let pop = LogisticUniform::new(5.0).unwrap();
 /// let truth = Lpm::new(-0.94, -0.34, 0.0).unwrap().unit(); // decreasing
 /// let mut oracle = Simulated::new(truth.clone());
-/// let est = elicit_lpm(&pop, &mut oracle, &0.02, Strategy::Paper, Monotonicity::Unknown).unwrap();
+/// let est = elicit_lpm(&pop, &mut oracle, &Tolerance::new(0.02).unwrap(), Strategy::Paper, Monotonicity::Unknown).unwrap();
 /// assert!((est.m11 - truth.m11).abs() <= 0.01 && (est.m00 - truth.m00).abs() <= 0.01);
 /// assert_eq!(est.queries, 1 + 28);
 /// ```
 pub fn elicit_lpm<T, P, O>(
     population: &P,
     oracle: &mut O,
-    eps: &T,
+    eps: &Tolerance<T>,
     strategy: Strategy,
     monotonicity: Monotonicity,
 ) -> Result<LpmEstimate<T>>
@@ -275,7 +276,6 @@ where
     P: BinaryPopulation<T> + ?Sized,
     O: Oracle<BinaryConfusion<T>> + ?Sized,
 {
-    crate::search::check_epsilon(eps)?;
     let (side, extra) = match monotonicity {
         Monotonicity::Increasing => (Side::Upper, 0),
         Monotonicity::Decreasing => (Side::Lower, 0),
@@ -452,6 +452,23 @@ pub struct Alg3Settings {
     pub steps: u32,
 }
 
+impl Alg3Settings {
+    /// Checks that both counts are at least 1.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming `alg3_confusions` or
+    /// `alg3_steps`.
+    pub fn check(&self) -> Result<()> {
+        if self.confusions_per_side == 0 {
+            return Err(Error::invalid("alg3_confusions", "must be at least 1"));
+        }
+        if self.steps == 0 {
+            return Err(Error::invalid("alg3_steps", "must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
 impl Default for Alg3Settings {
     /// The paper's settings: 1000 confusions per boundary, Δ = 0.01.
     fn default() -> Self {
@@ -569,11 +586,11 @@ pub struct LfpmEstimate<T> {
 /// use metric_elicitation::metric::binary::Lfpm;
 /// use metric_elicitation::oracle::Simulated;
 /// use metric_elicitation::population::LogisticUniform;
-/// use metric_elicitation::search::Strategy;
+/// use metric_elicitation::search::{Strategy, Tolerance};
 /// let pop = LogisticUniform::new(5.0).unwrap();
 /// let truth = Lfpm::new(0.4, 0.6, -0.1, -0.2, 0.65).unwrap(); // 003 Table 2, row 5
 /// let settings = Alg3Settings { confusions_per_side: 200, steps: 100 };
-/// let est = elicit_lfpm(&pop, &mut Simulated::new(truth.clone()), &0.05, Strategy::Paper, settings).unwrap();
+/// let est = elicit_lfpm(&pop, &mut Simulated::new(truth.clone()), &Tolerance::new(0.05).unwrap(), Strategy::Paper, settings).unwrap();
 /// let (upper, _) = alg3_confusions(&pop, 200).unwrap();
 /// let (_alpha, sigma) = ratio_stats(&est.metric, &truth, &upper).unwrap();
 /// assert!(sigma < 0.05);
@@ -581,7 +598,7 @@ pub struct LfpmEstimate<T> {
 pub fn elicit_lfpm<T, P, O>(
     population: &P,
     oracle: &mut O,
-    eps: &T,
+    eps: &Tolerance<T>,
     strategy: Strategy,
     settings: Alg3Settings,
 ) -> Result<LfpmEstimate<T>>
@@ -630,7 +647,7 @@ pub fn elicit_lfpm_known_p11<T, P, O>(
     population: &P,
     oracle: &mut O,
     p11: &T,
-    eps: &T,
+    eps: &Tolerance<T>,
     strategy: Strategy,
 ) -> Result<LfpmEstimate<T>>
 where
@@ -738,459 +755,150 @@ pub fn theorem2_bound<T: Scalar>(eps: &T, eps_omega: &T, constants: &Assumption4
     )
 }
 
-/// The procedures of this module behind the one interface
-/// ([`super::procedure::Procedure`]): `binary-lpm`, `binary-lfpm` and
-/// `binary-lfpm-known-p11`.
-pub mod procedures {
-    use super::*;
-    use crate::elicit::procedure::{
-        lossy, significant, table, Family, Procedure, Report, Search, View,
-    };
-    use crate::metric::binary::Lpm;
-    use crate::population::build;
-    use crate::spec::{num_list_of, PopulationSpec};
-    use serde::Deserialize;
-    use serde_json::{json, Map, Value};
+/// The population of a typed binary algorithm.
+pub type Population<T> = Box<dyn BinaryPopulation<T> + Send + Sync>;
 
-    type Population<T> = Box<dyn BinaryPopulation<T> + Send + Sync>;
+/// LPM elicitation (003 §5.1, Alg. 1; App. C for an unknown or decreasing
+/// metric) as a typed algorithm: a population, the search settings and
+/// what is known of the metric's monotonicity.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::elicit::binary::{BinaryLpm, Monotonicity};
+/// use metric_elicitation::elicit::{Elicitation, Search};
+/// use metric_elicitation::metric::binary::Lpm;
+/// use metric_elicitation::oracle::{Counted, Simulated};
+/// use metric_elicitation::population::LogisticUniform;
+/// use metric_elicitation::search::Strategy;
+/// let population = LogisticUniform::new(5.0).unwrap();
+/// let search = Search::new(0.02, Strategy::Paper).unwrap();
+/// let lpm = BinaryLpm::new(Box::new(population), search, Monotonicity::Unknown);
+/// let truth = Lpm::new(0.8, 0.6, 0.0).unwrap();
+/// let mut oracle = Counted::new(Simulated::new(truth.clone()));
+/// let est = lpm.elicit(&mut oracle).unwrap();
+/// assert!((est.m11 - 0.8).abs() <= 0.01 && (est.m00 - 0.6).abs() <= 0.01);
+/// assert_eq!(Some(oracle.queries()), lpm.expected_queries());
+/// ```
+pub struct BinaryLpm<T: Scalar> {
+    population: Population<T>,
+    search: Search<T>,
+    monotonicity: Monotonicity,
+}
 
-    /// How a binary confusion is shown to a person: the 2×2 matrix in % of
-    /// all cases and the accuracy.
-    pub fn view<T: Scalar>(c: &BinaryConfusion<T>, zeta: &T) -> View {
-        let pct = |v: T| 100.0 * v.to_f64_lossy();
-        let (tp, tn) = (pct(c.tp.clone()), pct(c.tn.clone()));
-        let fnn = pct(zeta.clone() - c.tp.clone());
-        let fp = pct(T::int(1) - zeta.clone() - c.tn.clone());
-        View {
-            title: "% of all cases    predicted 1  predicted 0".into(),
-            rows: vec![
-                format!("actual 1          {tp:>11.2} {fnn:>12.2}"),
-                format!("actual 0          {fp:>11.2} {tn:>12.2}"),
-                format!("accuracy          {:>11.2}%", tp + tn),
-            ],
+impl<T: Scalar> BinaryLpm<T> {
+    /// LPM elicitation on `population`.
+    pub fn new(population: Population<T>, search: Search<T>, monotonicity: Monotonicity) -> Self {
+        BinaryLpm {
+            population,
+            search,
+            monotonicity,
         }
     }
 
-    /// Settings of `binary-lpm` (003 §5.1, App. C).
-    #[derive(Debug, Clone, Default, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    pub struct LpmSettings {
-        /// `increasing` (on ∂C+), `decreasing` (on ∂C−) or `unknown`
-        /// (default: one extra query, App. C).
-        #[serde(default)]
-        pub monotonicity: Option<String>,
+    /// The population.
+    pub fn population(&self) -> &(dyn BinaryPopulation<T> + Send + Sync) {
+        self.population.as_ref()
     }
 
-    /// `binary-lpm`: 003 §5.1 LPM elicitation (Alg. 1, or Alg. 1 on ∂C− for
-    /// decreasing metrics, App. C).
-    pub struct BinaryLpm<T: Scalar> {
-        population: Population<T>,
-        search: Search<T>,
-        monotonicity: Monotonicity,
+    /// The search settings.
+    pub fn search(&self) -> &Search<T> {
+        &self.search
+    }
+}
+
+impl<T: Scalar> Elicitation<T> for BinaryLpm<T> {
+    type Point = BinaryConfusion<T>;
+    type Estimate = LpmEstimate<T>;
+
+    fn elicit(&self, oracle: &mut dyn Oracle<BinaryConfusion<T>>) -> Result<LpmEstimate<T>> {
+        elicit_lpm(
+            self.population.as_ref(),
+            oracle,
+            &self.search.eps,
+            self.search.strategy,
+            self.monotonicity,
+        )
     }
 
-    impl<T: Scalar> Procedure<T> for BinaryLpm<T> {
-        type Settings = LpmSettings;
-        type Point = BinaryConfusion<T>;
-        type Truth = Lpm<T>;
-        type Estimate = LpmEstimate<T>;
-        const ERROR: &'static str = "max |m - m^| over (m11, m00), both unit";
-        const SINGLE_OPTIMUM: bool = true;
-
-        fn new(
-            settings: LpmSettings,
-            search: Search<T>,
-            population: &PopulationSpec,
-        ) -> Result<Self> {
-            let monotonicity = match settings.monotonicity.as_deref() {
-                None | Some("unknown") => Monotonicity::Unknown,
-                Some("increasing") => Monotonicity::Increasing,
-                Some("decreasing") => Monotonicity::Decreasing,
-                Some(other) => {
-                    return Err(Error::invalid(
-                        "monotonicity",
-                        format!("{other:?} is not increasing, decreasing or unknown"),
-                    ))
-                }
-            };
-            Ok(BinaryLpm {
-                population: build::binary(population, "binary-lpm")?,
-                search,
-                monotonicity,
-            })
-        }
-
-        fn truth(&self, metric: &Value) -> Result<Lpm<T>> {
-            // As given: the oracle's noise band ε_Ω is on this scale.
-            let v = num_list_of::<T>(metric, "oracle.metric", 2)?;
-            for (i, x) in v.iter().enumerate() {
-                if !x.finite() {
-                    return Err(Error::invalid(
-                        format!("oracle.metric[{i}]"),
-                        "must be finite",
-                    ));
-                }
-            }
-            Lpm::new(v[0].clone(), v[1].clone(), T::int(0))
-        }
-
-        fn value(&self, truth: &Lpm<T>, point: &BinaryConfusion<T>) -> T {
-            truth.value(point)
-        }
-
-        fn distance(&self, truth: &Lpm<T>, point: &BinaryConfusion<T>) -> Option<T> {
-            let optimum = crate::geometry::binary::bayes_confusion(
-                self.population.as_ref(),
-                &truth.m11,
-                &truth.m00,
-            )
-            .ok()?;
-            Some((point.tp.clone() - optimum.tp).powi(2) + (point.tn.clone() - optimum.tn).powi(2))
-        }
-
-        fn elicit(&self, oracle: &mut dyn Oracle<BinaryConfusion<T>>) -> Result<LpmEstimate<T>> {
-            elicit_lpm(
-                self.population.as_ref(),
-                oracle,
-                &self.search.eps,
-                self.search.strategy,
-                self.monotonicity,
-            )
-        }
-
-        fn report(&self, est: &LpmEstimate<T>, truth: Option<&Lpm<T>>) -> Report {
-            let (elicited, elicited_exact) = table([("m11", &est.m11), ("m00", &est.m00)]);
-            let (lo, hi) = est.search.consistent.bounds();
-            let mut details = Map::new();
-            details.insert("theta".into(), lossy(&est.search.theta));
-            let mut report = Report {
-                elicited,
-                elicited_exact,
-                words: crate::elicit::procedure::linear_words([
-                    ("TP".to_string(), &est.m11),
-                    ("TN".to_string(), &est.m00),
-                ]),
-                consistent: json!({ "theta": [lo.to_f64_lossy(), hi.to_f64_lossy()] }),
-                warnings: crate::geometry::binary::degenerate_warning(
-                    self.population.as_ref(),
-                    &self.search.eps,
-                )
-                .into_iter()
-                .chain(est.search.warnings(&self.search.eps, "boundary search"))
-                .collect(),
-                details,
-                ..Report::default()
-            };
-            if let Some(t) = truth {
-                let t = t.unit();
-                report.truth = Some(table([("m11", &t.m11), ("m00", &t.m00)]).0);
-                let err = (t.m11.clone() - est.m11.clone())
-                    .abs()
-                    .max((t.m00.clone() - est.m00.clone()).abs());
-                report.error = Some(err.to_f64_lossy());
-            }
-            report
-        }
-
-        fn present(&self, point: &BinaryConfusion<T>) -> View {
-            view(point, &self.population.zeta())
-        }
-
-        fn expected_queries(&self) -> Option<usize> {
-            expected(&T::frac_pi_2(), &self.search)
-                .map(|n| n + usize::from(self.monotonicity == Monotonicity::Unknown))
-        }
+    /// One search of [0, π/2], plus the monotonicity query when unknown.
+    fn expected_queries(&self) -> Option<usize> {
+        crate::search::expected_queries(self.search.strategy, &T::frac_pi_2(), &self.search.eps)
+            .map(|n| n + usize::from(self.monotonicity == Monotonicity::Unknown))
     }
+}
 
-    /// About how many queries one search of an interval of length `length`
-    /// takes with `search` (exact for paper, typical for the others).
-    pub fn expected<T: Scalar>(length: &T, search: &Search<T>) -> Option<usize> {
-        let n = crate::search::halvings(length, &search.eps).ok()?;
-        Some(match search.strategy {
-            Strategy::Paper => 4 * n,
-            Strategy::Adaptive => (11 * n).div_ceil(4),
-            Strategy::Golden => crate::search::golden_max_queries(length, &search.eps).ok()?,
-            Strategy::Bisection => n,
-        })
-    }
+/// LFPM elicitation as a typed algorithm: 003 §5.2 (Alg. 1, Alg. 2 and
+/// Alg. 3) or, with a known numerator share p′11, 003 Cor. 1 (Alg. 1
+/// alone).
+pub struct BinaryLfpm<T: Scalar> {
+    population: Population<T>,
+    search: Search<T>,
+    alg3: Alg3Settings,
+    known_p11: Option<T>,
+}
 
-    /// Settings of `binary-lfpm` (003 §5.2).
-    #[derive(Debug, Clone, Default, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    pub struct LfpmSettings {
-        /// Alg. 3: confusions per boundary (default 1000, the paper's).
-        #[serde(default)]
-        pub alg3_confusions: Option<usize>,
-        /// Alg. 3: grid steps, Δ = 1/steps (default 100, the paper's).
-        #[serde(default)]
-        pub alg3_steps: Option<u32>,
-    }
-
-    /// Settings of `binary-lfpm-known-p11` (003 Cor. 1).
-    #[derive(Debug, Clone, Default, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    pub struct KnownP11Settings {
-        /// The known share p′11 = p11/(p11 + p00) (Fβ: 1).
-        pub p11: Option<crate::spec::Num>,
-    }
-
-    /// `binary-lfpm` (003 §5.2: Alg. 1, Alg. 2, Alg. 3) and
-    /// `binary-lfpm-known-p11` (003 Cor. 1: Alg. 1 alone).
-    pub struct BinaryLfpm<T: Scalar> {
+impl<T: Scalar> BinaryLfpm<T> {
+    /// 003 §5.2 with Alg. 3's `alg3` settings, or Cor. 1 with `known_p11`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming `alg3_confusions` or `alg3_steps`
+    /// when zero, or `p11` outside [0, 1].
+    pub fn new(
         population: Population<T>,
         search: Search<T>,
         alg3: Alg3Settings,
-        /// `Some(p′11)` for Cor. 1.
         known_p11: Option<T>,
+    ) -> Result<Self> {
+        alg3.check()?;
+        Ok(BinaryLfpm {
+            population,
+            search,
+            alg3,
+            known_p11,
+        })
     }
 
-    impl<T: Scalar> BinaryLfpm<T> {
-        fn build(
-            search: Search<T>,
-            population: &PopulationSpec,
-            alg3: Alg3Settings,
-            known_p11: Option<T>,
-            name: &str,
-        ) -> Result<Self> {
-            if alg3.confusions_per_side == 0 {
-                return Err(Error::invalid("alg3_confusions", "must be at least 1"));
-            }
-            if alg3.steps == 0 {
-                return Err(Error::invalid("alg3_steps", "must be at least 1"));
-            }
-            Ok(BinaryLfpm {
-                population: build::binary(population, name)?,
-                search,
-                alg3,
-                known_p11,
-            })
-        }
+    /// The population.
+    pub fn population(&self) -> &(dyn BinaryPopulation<T> + Send + Sync) {
+        self.population.as_ref()
+    }
 
-        fn lfpm_truth(&self, metric: &Value) -> Result<Lfpm<T>> {
-            let v = num_list_of::<T>(metric, "oracle.metric", 5)?;
-            let m = Lfpm::new(
-                v[0].clone(),
-                v[1].clone(),
-                v[2].clone(),
-                v[3].clone(),
-                v[4].clone(),
-            )?;
-            m.check_assumption2(&self.population.zeta())?;
-            Ok(m)
-        }
+    /// The search settings.
+    pub fn search(&self) -> &Search<T> {
+        &self.search
+    }
 
-        fn lfpm_elicit(
-            &self,
-            oracle: &mut dyn Oracle<BinaryConfusion<T>>,
-        ) -> Result<LfpmEstimate<T>> {
-            let (eps, strategy) = (&self.search.eps, self.search.strategy);
-            match &self.known_p11 {
-                None => elicit_lfpm(self.population.as_ref(), oracle, eps, strategy, self.alg3),
-                Some(p11) => {
-                    elicit_lfpm_known_p11(self.population.as_ref(), oracle, p11, eps, strategy)
-                }
-            }
-        }
+    /// Alg. 3's settings.
+    pub fn alg3(&self) -> Alg3Settings {
+        self.alg3
+    }
+}
 
-        fn lfpm_report(&self, est: &LfpmEstimate<T>, truth: Option<&Lfpm<T>>) -> Report {
-            let m = &est.metric;
-            let fields = |m: &'_ Lfpm<T>| {
-                table([
-                    ("p11", &m.p11),
-                    ("p00", &m.p00),
-                    ("q11", &m.q11),
-                    ("q00", &m.q00),
-                    ("q0", &m.q0),
-                ])
-            };
-            let (elicited, elicited_exact) = fields(m);
-            let mut warnings: Vec<Warning> = crate::geometry::binary::degenerate_warning(
-                self.population.as_ref(),
-                &self.search.eps,
-            )
-            .into_iter()
-            .collect();
-            warnings.extend(
-                est.upper
-                    .warnings(&self.search.eps, "Alg. 1 (upper boundary)"),
-            );
-            let mut consistent = Map::new();
-            let (lo, hi) = est.upper.consistent.bounds();
-            consistent.insert(
-                "theta_upper".into(),
-                json!([lo.to_f64_lossy(), hi.to_f64_lossy()]),
-            );
-            if let Some(lower) = &est.lower {
-                warnings.extend(lower.warnings(&self.search.eps, "Alg. 2 (lower boundary)"));
-                let (lo, hi) = lower.consistent.bounds();
-                consistent.insert(
-                    "theta_lower".into(),
-                    json!([lo.to_f64_lossy(), hi.to_f64_lossy()]),
-                );
+impl<T: Scalar> Elicitation<T> for BinaryLfpm<T> {
+    type Point = BinaryConfusion<T>;
+    type Estimate = LfpmEstimate<T>;
+
+    fn elicit(&self, oracle: &mut dyn Oracle<BinaryConfusion<T>>) -> Result<LfpmEstimate<T>> {
+        let (eps, strategy) = (&self.search.eps, self.search.strategy);
+        match &self.known_p11 {
+            None => elicit_lfpm(self.population.as_ref(), oracle, eps, strategy, self.alg3),
+            Some(p11) => {
+                elicit_lfpm_known_p11(self.population.as_ref(), oracle, p11, eps, strategy)
             }
-            let term = |w: &T, name: &str| (name.to_string(), w.clone());
-            let numerator = [term(&m.p11, "TP"), term(&m.p00, "TN")];
-            let denominator = [term(&m.q11, "TP"), term(&m.q00, "TN"), term(&m.q0, "1")];
-            let words = format!(
-                "({}) / ({})",
-                crate::elicit::procedure::linear_words(
-                    numerator.iter().map(|(n, w)| (n.clone(), w))
-                ),
-                crate::elicit::procedure::linear_words(
-                    denominator.iter().map(|(n, w)| (n.clone(), w))
-                )
-                .replace("·1", "")
-            );
-            let mut details = Map::new();
-            details.insert("p11_share".into(), lossy(&est.p11));
-            let mut report = Report {
-                elicited,
-                elicited_exact,
-                words,
-                consistent: Value::Object(consistent),
-                warnings,
-                details,
-                ..Report::default()
-            };
-            if let Some(t) = truth {
-                report.truth = Some(fields(t).0);
-                if let Ok((upper, _)) =
-                    alg3_confusions(self.population.as_ref(), self.alg3.confusions_per_side)
-                {
-                    if let Ok((alpha, sigma)) = ratio_stats(m, t, &upper) {
-                        report.details.insert("alpha".into(), lossy(&alpha));
-                        report.details.insert("sigma".into(), lossy(&sigma));
-                        report.error = Some(sigma.to_f64_lossy());
-                    }
-                }
-            }
-            report
         }
     }
 
-    macro_rules! lfpm_procedure {
-        ($settings:ty, |$s:ident| $alg3:expr, $p11:expr, $name:expr) => {
-            impl<T: Scalar> Procedure<T> for LfpmProcedure<$settings, T> {
-                type Settings = $settings;
-                type Point = BinaryConfusion<T>;
-                type Truth = Lfpm<T>;
-                type Estimate = LfpmEstimate<T>;
-                const ERROR: &'static str =
-                    "sigma: standard deviation of phi^/phi over the upper-boundary confusions (003 Table 2)";
-        const SINGLE_OPTIMUM: bool = true;
-
-                fn new($s: $settings, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
-                    let p11: Option<T> = $p11;
-                    Ok(LfpmProcedure(
-                        BinaryLfpm::build(search, population, $alg3, p11, $name)?,
-                        std::marker::PhantomData,
-                    ))
-                }
-                fn truth(&self, metric: &Value) -> Result<Lfpm<T>> {
-                    self.0.lfpm_truth(metric)
-                }
-                fn value(&self, truth: &Lfpm<T>, point: &BinaryConfusion<T>) -> T {
-                    truth.value(point)
-                }
-                fn distance(&self, truth: &Lfpm<T>, point: &BinaryConfusion<T>) -> Option<T> {
-                    let fine = T::epsilon().sqrt();
-                    let optimum = maximize_upper(
-                        self.0.population.as_ref(),
-                        &mut crate::oracle::Simulated::new(truth.clone()),
-                        &fine,
-                        Strategy::Golden,
-                    )
-                    .ok()?
-                    .confusion;
-                    Some(
-                        (point.tp.clone() - optimum.tp).powi(2)
-                            + (point.tn.clone() - optimum.tn).powi(2),
-                    )
-                }
-                fn elicit(
-                    &self,
-                    oracle: &mut dyn Oracle<BinaryConfusion<T>>,
-                ) -> Result<LfpmEstimate<T>> {
-                    self.0.lfpm_elicit(oracle)
-                }
-                fn report(&self, est: &LfpmEstimate<T>, truth: Option<&Lfpm<T>>) -> Report {
-                    self.0.lfpm_report(est, truth)
-                }
-                fn present(&self, point: &BinaryConfusion<T>) -> View {
-                    view(point, &self.0.population.zeta())
-                }
-                fn expected_queries(&self) -> Option<usize> {
-                    let one = expected(&T::frac_pi_2(), &self.0.search)?;
-                    Some(if self.0.known_p11.is_some() { one } else { 2 * one })
-                }
-            }
-        };
-    }
-
-    /// An LFPM procedure with its settings type (`S`): the two spec names
-    /// share [`BinaryLfpm`].
-    pub struct LfpmProcedure<S, T: Scalar>(BinaryLfpm<T>, std::marker::PhantomData<S>);
-
-    lfpm_procedure!(
-        LfpmSettings,
-        |s| Alg3Settings {
-            confusions_per_side: s.alg3_confusions.unwrap_or(1000),
-            steps: s.alg3_steps.unwrap_or(100),
-        },
-        None,
-        "binary-lfpm"
-    );
-    lfpm_procedure!(
-        KnownP11Settings,
-        |s| Alg3Settings::default(),
-        Some(match &s.p11 {
-            Some(p) => {
-                let p: T = p.to_scalar("p11")?;
-                if p < T::int(0) || p > T::int(1) {
-                    return Err(Error::invalid(
-                        "p11",
-                        format!(
-                            "the share p'11 must lie in [0, 1], got {}",
-                            significant(p.to_f64_lossy())
-                        ),
-                    ));
-                }
-                p
-            }
-            None => {
-                return Err(Error::invalid(
-                    "p11",
-                    "binary-lfpm-known-p11 needs the known share p11 (F-beta: 1)",
-                ));
-            }
-        }),
-        "binary-lfpm-known-p11"
-    );
-
-    /// `binary-lpm`.
-    pub struct BinaryLpmFamily;
-    impl Family for BinaryLpmFamily {
-        const NAME: &'static str = "binary-lpm";
-        const SUMMARY: &'static str =
-            "a linear metric m11*TP + m00*TN of binary confusions (003 §5.1, Alg. 1; App. C)";
-        type At<T: Scalar> = BinaryLpm<T>;
-    }
-
-    /// `binary-lfpm`.
-    pub struct BinaryLfpmFamily;
-    impl Family for BinaryLfpmFamily {
-        const NAME: &'static str = "binary-lfpm";
-        const SUMMARY: &'static str =
-            "a linear-fractional metric of binary confusions (003 §5.2, Alg. 1-3)";
-        type At<T: Scalar> = LfpmProcedure<LfpmSettings, T>;
-    }
-
-    /// `binary-lfpm-known-p11`.
-    pub struct BinaryLfpmKnownP11Family;
-    impl Family for BinaryLfpmKnownP11Family {
-        const NAME: &'static str = "binary-lfpm-known-p11";
-        const SUMMARY: &'static str =
-            "a linear-fractional metric with known numerator share, e.g. F-beta (003 Cor. 1)";
-        type At<T: Scalar> = LfpmProcedure<KnownP11Settings, T>;
+    /// One search of [0, π/2] per boundary (one with Cor. 1).
+    fn expected_queries(&self) -> Option<usize> {
+        let one = crate::search::expected_queries(
+            self.search.strategy,
+            &T::frac_pi_2(),
+            &self.search.eps,
+        )?;
+        Some(if self.known_p11.is_some() {
+            one
+        } else {
+            2 * one
+        })
     }
 }

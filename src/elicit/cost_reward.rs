@@ -22,20 +22,17 @@
 //! atan2 so that m = 1 gives π/2; Assumption 2's cost half must read
 //! "strictly decreasing" (the frontier here satisfies it by construction).
 
-use super::procedure::{Family, Procedure, Report, Search, View};
 use super::ratios::{elicit_ratios, PairSpace, RatioEstimate, Reference};
-use super::Warning;
+use super::Elicitation;
+use crate::diagnostics::Warning;
 use crate::error::{Error, Result};
 use crate::geometry::frontier::Frontier;
-use crate::metric::cost_reward::{Attribute, CostRewardMetric, Kind, Space, Statistics};
+use crate::metric::cost_reward::{Attribute, CostRewardMetric, Space, Statistics};
 use crate::oracle::Oracle;
 use crate::population::MulticlassPopulation;
 use crate::scalar::Scalar;
-use crate::search::{golden_max_queries, halvings, Strategy};
-use crate::spec::{num, num_list_of, AttributeSpec, PopulationSpec};
+use crate::search::{halvings, Strategy, Tolerance};
 use nalgebra::DVector;
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
 
 /// The procedure's name in messages and errors.
 pub const PROCEDURE: &str = "cost and reward infused elicitation (004 Alg. 1)";
@@ -44,7 +41,7 @@ pub const PROCEDURE: &str = "cost and reward infused elicitation (004 Alg. 1)";
 #[derive(Debug, Clone, PartialEq)]
 pub struct CostRewardSettings<T> {
     /// Search tolerance ε on each ratio's m ∈ [0, 1].
-    pub eps: T,
+    pub eps: Tolerance<T>,
     /// The search strategy.
     pub strategy: Strategy,
     /// The reference: class 1 in the paper; [`Reference::Auto`] moves it to
@@ -55,7 +52,7 @@ pub struct CostRewardSettings<T> {
 
 impl<T: Scalar> CostRewardSettings<T> {
     /// 004 Alg. 1 as printed: reference class 1, the given ε and strategy.
-    pub fn paper(eps: T, strategy: Strategy) -> Self {
+    pub fn paper(eps: Tolerance<T>, strategy: Strategy) -> Self {
         CostRewardSettings {
             eps,
             strategy,
@@ -74,6 +71,11 @@ pub struct CostRewardSpace<'a, T, P: ?Sized> {
 }
 
 impl<'a, T: Scalar, P: MulticlassPopulation<T> + ?Sized> CostRewardSpace<'a, T, P> {
+    /// P(Y = i) of every class (ζ̂ of the population).
+    pub fn priors(&self) -> &[T] {
+        &self.priors
+    }
+
     /// The spaces of `population` and `attributes`.
     ///
     /// # Errors
@@ -324,26 +326,9 @@ pub fn paper_queries<T: Scalar>(classes: usize, attributes: usize, eps: &T) -> R
     Ok(4 * (classes + attributes - 1) * halvings(&T::int(1), eps)?)
 }
 
-/// The spec's own fields for `procedure = "cost-reward"`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Settings {
-    /// The attributes, `{ name, kind = "cost" | "reward", lower, upper }`.
-    pub attributes: Vec<AttributeSpec>,
-    /// The reference: a class number (1-based; 1 is the paper's) or
-    /// `"auto"` (the default: the largest class weight seen, the same
-    /// queries with better-conditioned ratios, as for DLPM).
-    #[serde(default)]
-    pub reference: Option<Value>,
-}
-
-/// `procedure = "cost-reward"`: 004 Alg. 1 as a [`Procedure`].
-///
-/// Population: `synthetic-004` (`classes`, `rows`, `seed`: the §5
-/// population, expected confusions) or a multiclass `csv` (`probabilities`
-/// and `label_column`: labelled confusions). The simulated oracle's
-/// `metric` is a table: `accuracy` (k weights) and one weight per
-/// attribute name; `elicited` has the same keys.
+/// 004 Alg. 1 (cost and reward infused DLPM) as a typed algorithm: a
+/// k-class population, the attributes and the settings; its point is a
+/// [`Statistics`] (a diagonal confusion with the attributes' values).
 pub struct CostReward<T: Scalar> {
     population: Box<dyn MulticlassPopulation<T> + Send + Sync>,
     attributes: Vec<Attribute<T>>,
@@ -364,14 +349,13 @@ impl<T: Scalar> CostReward<T> {
     /// The procedure over an already built population.
     ///
     /// # Errors
-    /// [`Error::InvalidEpsilon`]; [`Error::InvalidArgument`] for duplicate
+    /// [`Error::InvalidArgument`] for duplicate
     /// attribute names or a reference that is not a class.
     pub fn with_population(
         population: Box<dyn MulticlassPopulation<T> + Send + Sync>,
         attributes: Vec<Attribute<T>>,
         settings: CostRewardSettings<T>,
     ) -> Result<Self> {
-        crate::search::check_epsilon(&settings.eps)?;
         CostRewardSpace::new(population.as_ref(), &attributes)?;
         if let Reference::Class(r) = settings.reference {
             if r >= population.classes() {
@@ -402,161 +386,19 @@ impl<T: Scalar> CostReward<T> {
         &self.attributes
     }
 
-    fn space(&self) -> CostRewardSpace<'_, T, dyn MulticlassPopulation<T> + Send + Sync> {
+    /// The query spaces (faces and frontiers) of the population.
+    pub fn space(&self) -> CostRewardSpace<'_, T, dyn MulticlassPopulation<T> + Send + Sync> {
         CostRewardSpace {
             population: self.population.as_ref(),
             attributes: &self.attributes,
             priors: self.population.priors(),
         }
     }
-
-    /// A weight vector as the spec's table: `accuracy` and one entry per
-    /// attribute name.
-    fn table(&self, w: &DVector<T>, f: impl Fn(&T) -> Value) -> Value {
-        let k = self.population.classes();
-        let mut out = Map::new();
-        out.insert(
-            "accuracy".into(),
-            Value::Array(w.rows(0, k).iter().map(&f).collect()),
-        );
-        for (j, a) in self.attributes.iter().enumerate() {
-            out.insert(a.name.clone(), f(&w[k + j]));
-        }
-        Value::Object(out)
-    }
 }
 
-/// Reads the `reference` setting: a 1-based class number or `"auto"`.
-fn reference(value: Option<&Value>) -> Result<Reference> {
-    match value {
-        None => Ok(Reference::Auto),
-        Some(Value::String(s)) if s == "auto" => Ok(Reference::Auto),
-        Some(v) => match v.as_u64() {
-            Some(c) if c >= 1 => Ok(Reference::Class(c as usize - 1)),
-            _ => Err(Error::invalid(
-                "reference",
-                format!("expected a class number (1, 2, ...) or \"auto\", got {v}"),
-            )),
-        },
-    }
-}
-
-/// The attributes of a spec, validated.
-///
-/// # Errors
-/// [`Error::InvalidArgument`] naming `attributes[i]…`.
-pub fn attributes<T: Scalar>(specs: &[AttributeSpec]) -> Result<Vec<Attribute<T>>> {
-    specs
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            let kind: Kind = a.kind.parse().map_err(|_| {
-                Error::invalid(
-                    format!("attributes[{i}].kind"),
-                    format!("{:?} is neither \"cost\" nor \"reward\"", a.kind),
-                )
-            })?;
-            let lower = a.lower.to_scalar(&format!("attributes[{i}].lower"))?;
-            let upper = a.upper.to_scalar(&format!("attributes[{i}].upper"))?;
-            Attribute::new(a.name.clone(), kind, lower, upper)
-        })
-        .collect()
-}
-
-impl<T: Scalar> Procedure<T> for CostReward<T> {
-    type Settings = Settings;
+impl<T: Scalar> Elicitation<T> for CostReward<T> {
     type Point = Statistics<T>;
-    type Truth = CostRewardMetric<T>;
     type Estimate = CostRewardEstimate<T>;
-
-    const ERROR: &'static str = "max |a - a^|";
-
-    /// Golden-section search: the paper's interval width ε on every ratio
-    /// with about 1.44·log₂(1/ε) queries per ratio instead of 4·log₂(1/ε).
-    fn default_strategy() -> Strategy {
-        Strategy::Golden
-    }
-
-    fn new(settings: Settings, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
-        let attributes = attributes::<T>(&settings.attributes)?;
-        let reference = reference(settings.reference.as_ref())?;
-        let population = crate::population::build::multiclass::<T>(population, "cost-reward")?;
-        Self::with_population(
-            population,
-            attributes,
-            CostRewardSettings {
-                eps: search.eps,
-                strategy: search.strategy,
-                reference,
-            },
-        )
-    }
-
-    fn truth(&self, metric: &Value) -> Result<CostRewardMetric<T>> {
-        let table = metric.as_object().ok_or_else(|| {
-            Error::invalid(
-                "oracle.metric",
-                "expected a table: accuracy = [k weights] and one weight per attribute name",
-            )
-        })?;
-        if let Some(key) = table
-            .keys()
-            .find(|key| *key != "accuracy" && !self.attributes.iter().any(|a| &a.name == *key))
-        {
-            return Err(Error::invalid(
-                format!("oracle.metric.{key}"),
-                "not \"accuracy\" nor the name of an attribute",
-            ));
-        }
-        let k = self.population.classes();
-        let accuracy = table.get("accuracy").ok_or_else(|| {
-            Error::invalid("oracle.metric.accuracy", format!("missing ({k} weights)"))
-        })?;
-        let accuracy = num_list_of::<T>(accuracy, "oracle.metric.accuracy", k)?;
-        let weights = self
-            .attributes
-            .iter()
-            .map(|a| {
-                let field = format!("oracle.metric.{}", a.name);
-                let v = table
-                    .get(&a.name)
-                    .ok_or_else(|| Error::invalid(&field, "missing (one weight per attribute)"))?;
-                num::<T>(v, &field)
-            })
-            .collect::<Result<Vec<T>>>()?;
-        if let Some(j) = weights.iter().position(|w| *w < T::int(0)) {
-            return Err(Error::Assumption {
-                assumption: crate::metric::cost_reward::ASSUMPTION.into(),
-                detail: format!(
-                    "oracle.metric.{} = {} is negative (a >= 0)",
-                    self.attributes[j].name, weights[j]
-                ),
-            });
-        }
-        CostRewardMetric::new(DVector::from_vec(accuracy), DVector::from_vec(weights))
-    }
-
-    fn value(&self, truth: &CostRewardMetric<T>, point: &Statistics<T>) -> T {
-        truth.psi(point)
-    }
-
-    /// The squared distance from the optimum of the point's own space
-    /// (each space has one).
-    fn distance(&self, truth: &CostRewardMetric<T>, point: &Statistics<T>) -> Option<T> {
-        let k = self.population.classes();
-        let (r, i) = match point.space {
-            Space::Face { reference, class } => (reference, class),
-            Space::Frontier {
-                reference,
-                attribute,
-            } => (reference, k + attribute),
-        };
-        let best = self.space().optimum(truth, r, i).ok()?;
-        Some(
-            (&point.d - &best.d).norm_squared()
-                + (&point.attributes - &best.attributes).norm_squared(),
-        )
-    }
 
     fn elicit(&self, oracle: &mut dyn Oracle<Statistics<T>>) -> Result<CostRewardEstimate<T>> {
         elicit_cost_reward(
@@ -567,141 +409,12 @@ impl<T: Scalar> Procedure<T> for CostReward<T> {
         )
     }
 
-    fn report(
-        &self,
-        estimate: &CostRewardEstimate<T>,
-        truth: Option<&CostRewardMetric<T>>,
-    ) -> Report {
-        let a = estimate.weights();
-        let k = self.population.classes();
-        let readable = |v: &T| json!(v.to_f64_lossy());
-        let names: Vec<String> = (0..k)
-            .map(|i| format!("d{}", i + 1))
-            .chain(self.attributes.iter().map(|a| a.name.clone()))
-            .collect();
-        let words = a
-            .iter()
-            .zip(&names)
-            .map(|(w, n)| format!("{:.4}·{n}", w.to_f64_lossy()))
-            .collect::<Vec<_>>()
-            .join(" + ");
-        let bounds = &estimate.ratios.bounds;
-        let mut consistent = Map::new();
-        consistent.insert(
-            "accuracy".into(),
-            json!(bounds[..k]
-                .iter()
-                .map(|(lo, hi)| [lo.to_f64_lossy(), hi.to_f64_lossy()])
-                .collect::<Vec<_>>()),
-        );
-        for (j, attr) in self.attributes.iter().enumerate() {
-            let (lo, hi) = &bounds[k + j];
-            consistent.insert(
-                attr.name.clone(),
-                json!([lo.to_f64_lossy(), hi.to_f64_lossy()]),
-            );
-        }
-        let space = self.space();
-        let searches: Vec<Value> = estimate
-            .ratios
-            .faces
-            .iter()
-            .map(|f| {
-                json!({
-                    "space": space.label(f.reference, f.class),
-                    "m": f.m.to_f64_lossy(),
-                    "interval": [f.interval.0.to_f64_lossy(), f.interval.1.to_f64_lossy()],
-                    "queries": f.queries,
-                    "ties": f.ties,
-                })
-            })
-            .collect();
-        let mut details = Map::new();
-        details.insert("searches".into(), Value::Array(searches));
-        details.insert(
-            "reference".into(),
-            json!(space.weight_name(estimate.ratios.reference)),
-        );
-        details.insert("queries".into(), json!(estimate.ratios.queries));
-        details.insert(
-            "zeta".into(),
-            json!(space
-                .priors
-                .iter()
-                .map(|z| z.to_f64_lossy())
-                .collect::<Vec<_>>()),
-        );
-        Report {
-            elicited: self.table(a, readable),
-            elicited_exact: self.table(a, |v| json!(v.encode())),
-            words,
-            consistent: Value::Object(consistent),
-            warnings: estimate.ratios.warnings.clone(),
-            truth: truth.map(|t| self.table(&t.weights(), readable)),
-            error: truth.map(|t| (t.weights() - a).amax().to_f64_lossy()),
-            details,
-        }
-    }
-
-    fn present(&self, point: &Statistics<T>) -> View {
-        // Per-class accuracy dᵢ/ζᵢ = P(h = i | Y = i), with dᵢ = P(Y = i,
-        // h = i) (what the metric weighs) beside it.
-        let priors = self.population.priors();
-        let mut rows: Vec<String> = point
-            .d
-            .iter()
-            .zip(&priors)
-            .enumerate()
-            .map(|(i, (d, prior))| {
-                let (d, prior) = (d.to_f64_lossy(), prior.to_f64_lossy());
-                let accuracy = if prior > 0.0 {
-                    format!("{:.2} %", 100.0 * d / prior)
-                } else {
-                    "-".to_string()
-                };
-                format!(
-                    "class {} accuracy: {accuracy} (correct on {:.2} % of all cases)",
-                    i + 1,
-                    100.0 * d
-                )
-            })
-            .collect();
-        for (a, v) in self.attributes.iter().zip(point.attributes.iter()) {
-            rows.push(format!(
-                "{} ({} in [{}, {}]): {:.4}",
-                a.name,
-                a.kind.name(),
-                a.lower.to_f64_lossy(),
-                a.upper.to_f64_lossy(),
-                v.to_f64_lossy()
-            ));
-        }
-        View {
-            title: "per-class accuracy and attributes (larger accuracy and reward, smaller cost magnitude, are better)".into(),
-            rows,
-        }
-    }
-
+    /// One search of [0, 1] per weight but the reference (golden section:
+    /// its bound less the one query it reserves for rounding).
     fn expected_queries(&self) -> Option<usize> {
         let searches = self.population.classes() + self.attributes.len() - 1;
-        let per = match self.settings.strategy {
-            Strategy::Paper => 4 * halvings(&T::int(1), &self.settings.eps).ok()?,
-            // ≤ 3 per halving, 2.75 on average (notes N1–N2).
-            Strategy::Adaptive => (11 * halvings(&T::int(1), &self.settings.eps).ok()?).div_ceil(4),
-            Strategy::Golden => golden_max_queries(&T::int(1), &self.settings.eps).ok()? - 1,
-            Strategy::Bisection => halvings(&T::int(1), &self.settings.eps).ok()?,
-        };
-        Some(searches * per)
+        let s = &self.settings;
+        let per = crate::search::expected_queries(s.strategy, &T::int(1), &s.eps)?;
+        Some(searches * (per - usize::from(s.strategy == Strategy::Golden)))
     }
-}
-
-/// The cost and reward infused procedure at every precision.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CostRewardFamily;
-
-impl Family for CostRewardFamily {
-    const NAME: &'static str = "cost-reward";
-    const SUMMARY: &'static str =
-        "a diagonal linear metric with named cost and reward attributes (004 Alg. 1)";
-    type At<T: Scalar> = CostReward<T>;
 }

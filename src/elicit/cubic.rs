@@ -21,19 +21,19 @@
 //! + 1 points at distance ρ − ϱ (N unknowns).
 
 use super::gradient_fit::{fit_direct, Direction, GradientModel, QuadraticModel};
-use super::lpme::LpmeSettings;
+use super::lpme::{lpme_queries, LpmeSettings};
 use super::qpme::{
     directions_accuracy, gap_warnings, undetermined, Design, Estimator, ExactProbe, LpmeProbe,
     Observation, Probe, QpmeEstimate,
 };
-use super::{Cause, Warning};
+use super::Elicitation;
+use crate::diagnostics::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::sphere::Sphere;
 use crate::metric::quadratic::{CubicMetric, GradientField};
 use crate::oracle::Oracle;
 use crate::prec;
 use crate::scalar::Scalar;
-use crate::search::check_epsilon;
 use nalgebra::{DMatrix, DVector};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -349,7 +349,6 @@ pub fn cubic<T: Scalar, O: Oracle<DVector<T>> + ?Sized>(
     oracle: &mut O,
     settings: &CubicSettings<T>,
 ) -> Result<CubicEstimate<T>> {
-    check_epsilon(&settings.lpme.eps)?;
     let mut probe = LpmeProbe::new(oracle, settings.lpme.clone());
     let mut est = cubic_with(sphere, &mut probe, &settings.small_radius, settings.design)?;
     // As QPME's reconstruction: the directions are accurate to about ε, or
@@ -430,4 +429,52 @@ pub fn two_level<T: Scalar>(
     }
     let c = crate::metric::quadratic::symmetrize3(q, &c);
     unshift_cubic(&g0, &h0, &c, o)
+}
+
+/// Cubic metrics (000 §8) as a typed algorithm: LPMEs over a design of
+/// small spheres inside `sphere`, then a joint fit of the cubic's
+/// quadratic gradient field ([`cubic`]).
+#[derive(Debug, Clone)]
+pub struct Cubic<T: Scalar> {
+    sphere: Sphere<T>,
+    settings: CubicSettings<T>,
+}
+
+impl<T: Scalar> Cubic<T> {
+    /// The procedure over `sphere` with `settings`.
+    ///
+    /// # Errors
+    /// As [`centres`]: a design that does not fit in the sphere.
+    pub fn new(sphere: Sphere<T>, settings: CubicSettings<T>) -> Result<Self> {
+        centres(&sphere, &settings.small_radius, settings.design)?;
+        Ok(Cubic { sphere, settings })
+    }
+
+    /// The query sphere.
+    pub fn sphere(&self) -> &Sphere<T> {
+        &self.sphere
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &CubicSettings<T> {
+        &self.settings
+    }
+}
+
+impl<T: Scalar> Elicitation<T> for Cubic<T> {
+    type Point = DVector<T>;
+    type Estimate = CubicEstimate<T>;
+    /// Every search runs on a small sphere, where the metric is nearly
+    /// symmetric ([`crate::search::Strategy::Bisection`]).
+    const SYMMETRIC_SEARCHES: bool = true;
+
+    fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<CubicEstimate<T>> {
+        cubic(&self.sphere, oracle, &self.settings)
+    }
+
+    /// One LPME per small sphere of the design.
+    fn expected_queries(&self) -> Option<usize> {
+        let q = self.sphere.dim();
+        Some(design_size(q, self.settings.design) * lpme_queries(q, &self.settings.lpme)?)
+    }
 }

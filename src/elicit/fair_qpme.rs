@@ -35,19 +35,20 @@
 //! paper puts the cost slope in an argmax (line 5); the utility slope is
 //! used (F9).
 
-use super::lpme::LpmeSettings;
+use super::lpme::{lpme_queries, LpmeSettings};
 use super::qpme::{
-    closed_form_tolerance, exact_maximiser, observe_known, reconstruct, Design, Estimator,
-    LpmeProbe, Probe, Probed, QpmeEstimate,
+    closed_form_tolerance, exact_maximiser, observe_known, qpme_queries, reconstruct, Design,
+    LpmeProbe, Probe, Probed, QpmeEstimate, QpmeSettings,
 };
-use super::{Cause, Warning};
+use super::Elicitation;
+use crate::diagnostics::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::groups::{Embedding, GroupRates, Groups, Partitions, Restricted};
 use crate::geometry::sphere::Sphere;
 use crate::metric::quadratic::{spectral_norm, FairQuadraticMetric, GradientField};
 use crate::oracle::Oracle;
 use crate::scalar::Scalar;
-use crate::search::{check_epsilon, maximize, Consistent, Strategy};
+use crate::search::{maximize, Consistent, Strategy, Tolerance};
 use nalgebra::{DMatrix, DVector};
 
 /// The utility of a fair metric seen through an embedding "the groups in σ
@@ -142,7 +143,7 @@ pub struct FairLpmeProbe<'a, T: Scalar, O: Oracle<GroupRates<T>> + ?Sized> {
     window: Option<T>,
     /// The tolerance of the LPME with every group moved (σ = `None`), when
     /// it differs from `settings.eps`.
-    first_eps: Option<T>,
+    first_eps: Option<Tolerance<T>>,
     /// Per σ, its first LPME's direction (the gradient at o).
     firsts: Vec<(Vec<usize>, DVector<T>)>,
     asked: usize,
@@ -172,7 +173,7 @@ impl<'a, T: Scalar, O: Oracle<GroupRates<T>> + ?Sized> FairLpmeProbe<'a, T, O> {
 
     /// The LPME with every group moved (the one giving â) searches to
     /// `eps` instead of the settings' tolerance.
-    pub fn with_first_eps(mut self, eps: T) -> Self {
+    pub fn with_first_eps(mut self, eps: Tolerance<T>) -> Self {
         self.first_eps = Some(eps);
         self
     }
@@ -312,15 +313,11 @@ impl<T: Scalar> Probe<T> for ForSigma<'_, '_, T> {
 /// Settings of [`fair_qpme`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct FairSettings<T> {
-    /// Every LPME (the first on S̄, and those of the QPMEs).
-    pub lpme: LpmeSettings<T>,
-    /// ϱ of the QPMEs' small spheres.
-    pub small_radius: T,
-    /// The QPMEs' reconstruction.
-    pub estimator: Estimator,
-    /// Within each QPME, the windows of its LPMEs after the first
+    /// Every QPME's settings: its LPMEs (also the first LPME, on S̄), ϱ
+    /// of its small spheres, its reconstruction and, within each QPME, the
+    /// windows of its LPMEs after the first
     /// ([`crate::elicit::qpme::QpmeSettings::window`]).
-    pub window: Option<T>,
+    pub qpme: QpmeSettings<T>,
     /// Not in the paper: each σ's QPME takes its gradient direction at o
     /// from the first LPME instead of asking an LPME on S(o, ϱ). At o the
     /// violation terms vanish, so that direction is ±(1 − λ)τ^σ ⊙ a, i.e.
@@ -352,16 +349,16 @@ impl<T: Scalar> FairSettings<T> {
     /// ```
     /// use metric_elicitation::elicit::fair_qpme::FairSettings;
     /// use metric_elicitation::elicit::qpme::QpmeSettings;
-    /// let q = QpmeSettings::efficient(0.01, 5e-3);
-    /// let s = FairSettings { lpme: q.lpme, small_radius: q.small_radius, estimator: q.estimator, window: None, origin_from_a: true };
-    /// assert_eq!(s.first_eps(2), 0.01);
-    /// assert_eq!(s.first_eps(3), 0.005);
+    /// let q = QpmeSettings::efficient(Tolerance::new(0.01).unwrap(), 5e-3);
+    /// let s = FairSettings { qpme: QpmeSettings { window: None, ..q }, origin_from_a: true };
+    /// assert_eq!(*s.first_eps(2), 0.01);
+    /// assert_eq!(*s.first_eps(3), 0.005);
     /// ```
-    pub fn first_eps(&self, m: usize) -> T {
+    pub fn first_eps(&self, m: usize) -> Tolerance<T> {
         if self.origin_from_a && m >= 3 {
-            self.lpme.eps.clone() / T::int(2)
+            self.qpme.lpme.eps.scaled(1, 2)
         } else {
-            self.lpme.eps.clone()
+            self.qpme.lpme.eps.clone()
         }
     }
 }
@@ -415,7 +412,7 @@ pub fn fair_qpme_with<T: Scalar>(
     if let Some((i, v)) = a
         .iter()
         .enumerate()
-        .find(|(_, v)| **v < -settings.lpme.eps.clone())
+        .find(|(_, v)| **v < -settings.qpme.lpme.eps.get().clone())
     {
         warnings.push(Warning::new(
             Cause::Contradictory,
@@ -426,8 +423,8 @@ pub fn fair_qpme_with<T: Scalar>(
             ),
         ));
     }
-    let design = Design::new(groups.sphere().clone(), settings.small_radius.clone())?;
-    let tolerance = closed_form_tolerance(&settings.lpme.eps);
+    let design = Design::new(groups.sphere().clone(), settings.qpme.small_radius.clone())?;
+    let tolerance = closed_form_tolerance(settings.qpme.lpme.eps.get());
     let q = groups.dim();
     let mut parts = Vec::with_capacity(partitions.sets().len());
     let mut gamma = Vec::with_capacity(partitions.sets().len());
@@ -443,8 +440,14 @@ pub fn fair_qpme_with<T: Scalar>(
             sub.inner.predict(sigma, &v);
             &v
         });
-        let (observations, w) = observe_known(&design, &mut sub, settings.estimator, at_o)?;
-        let part = reconstruct(&design, observations, w, settings.estimator, &tolerance)?;
+        let (observations, w) = observe_known(&design, &mut sub, settings.qpme.estimator, at_o)?;
+        let part = reconstruct(
+            &design,
+            observations,
+            w,
+            settings.qpme.estimator,
+            &tolerance,
+        )?;
         queries += part.queries;
         let vv = v.norm_squared();
         let scale = part.d.dot(&v) / vv;
@@ -493,7 +496,7 @@ pub fn fair_qpme_with<T: Scalar>(
         .map(|m| m.clone().symmetric_eigenvalues().min())
         .collect();
     for ((u, v), low) in crate::geometry::groups::pairs(m).into_iter().zip(&lowest) {
-        if *low < -settings.lpme.eps.clone() {
+        if *low < -settings.qpme.lpme.eps.get().clone() {
             warnings.push(Warning::new(
                 Cause::IllConditioned,
                 format!(
@@ -537,8 +540,8 @@ pub fn fair_qpme_with<T: Scalar>(
 ///     dvector![0.6, 0.8], vec![dmatrix![1.0, 0.2; 0.2, 0.5]], 0.4, Rates::Diagonal).unwrap();
 /// let (t, g) = (truth.clone(), groups.clone());
 /// let mut oracle = Counted::new(Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g)));
-/// let q = QpmeSettings::efficient(1e-4, 5e-3);
-/// let settings = FairSettings { lpme: q.lpme, small_radius: q.small_radius, estimator: q.estimator, window: None, origin_from_a: true };
+/// let q = QpmeSettings::efficient(Tolerance::new(1e-4).unwrap(), 5e-3);
+/// let settings = FairSettings { qpme: QpmeSettings { window: None, ..q }, origin_from_a: true };
 /// let est = fair_qpme(&groups, &mut oracle, &settings).unwrap();
 /// let (ea, eb, el) = truth.errors(&est.a, &est.b, &est.lambda);
 /// assert!(ea < 1e-3 && eb < 2e-2 && el < 1e-2, "{ea} {eb} {el}");
@@ -548,9 +551,8 @@ pub fn fair_qpme<T: Scalar, O: Oracle<GroupRates<T>> + ?Sized>(
     oracle: &mut O,
     settings: &FairSettings<T>,
 ) -> Result<FairEstimate<T>> {
-    check_epsilon(&settings.lpme.eps)?;
-    let mut probe = FairLpmeProbe::new(groups, oracle, settings.lpme.clone())
-        .with_window(settings.window.clone());
+    let mut probe = FairLpmeProbe::new(groups, oracle, settings.qpme.lpme.clone())
+        .with_window(settings.qpme.window.clone());
     probe = probe.with_first_eps(settings.first_eps(groups.groups()));
     fair_qpme_with(groups, &mut probe, settings)
 }
@@ -688,19 +690,18 @@ pub fn tradeoff_sphere<T: Scalar>(groups: &Groups<T>, small_radius: &T) -> Resul
 /// let known = Known { a: truth.a().clone(), b: truth.b().to_vec() };
 /// let (t, g) = (truth.clone(), groups.clone());
 /// let mut oracle = Counted::new(Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g)));
-/// let est = tradeoff(&groups, &known, &mut oracle, 1e-3, Strategy::Adaptive, 1e-3, true).unwrap();
+/// let est = tradeoff(&groups, &known, &mut oracle, Tolerance::new(1e-3).unwrap(), Strategy::Adaptive, 1e-3, true).unwrap();
 /// assert!((est.lambda - 0.4).abs() < 1e-3);
 /// ```
 pub fn tradeoff<T: Scalar, O: Oracle<GroupRates<T>> + ?Sized>(
     groups: &Groups<T>,
     known: &Known<T>,
     oracle: &mut O,
-    eps: T,
+    eps: Tolerance<T>,
     strategy: Strategy,
     small_radius: T,
     touching: bool,
 ) -> Result<TradeoffEstimate<T>> {
-    check_epsilon(&eps)?;
     let (q, m) = (groups.dim(), groups.groups());
     if known.a.len() != q
         || known.b.len() != m * (m - 1) / 2
@@ -713,11 +714,17 @@ pub fn tradeoff<T: Scalar, O: Oracle<GroupRates<T>> + ?Sized>(
     }
     let sphere = tradeoff_sphere(groups, &small_radius)?;
     let mut restricted = Restricted::new(groups, Embedding::TradeOff { group: 0 }, &mut *oracle)?;
-    let out = maximize(T::int(0), T::int(1), eps, strategy, |x: &T, y: &T| {
-        let px = tradeoff_point(groups, known, x, &sphere, touching)?;
-        let py = tradeoff_point(groups, known, y, &sphere, touching)?;
-        Ok(restricted.compare(&px, &py)?.preference)
-    })
+    let out = maximize(
+        T::int(0),
+        T::int(1),
+        eps.into_inner(),
+        strategy,
+        |x: &T, y: &T| {
+            let px = tradeoff_point(groups, known, x, &sphere, touching)?;
+            let py = tradeoff_point(groups, known, y, &sphere, touching)?;
+            Ok(restricted.compare(&px, &py)?.preference)
+        },
+    )
     .map_err(|e| match e {
         Error::Interrupted {
             queries,
@@ -746,4 +753,140 @@ pub fn tradeoff<T: Scalar, O: Oracle<GroupRates<T>> + ?Sized>(
         queries: out.queries,
         warnings,
     })
+}
+
+/// Fair QPME (000 §4.3, App. D Alg. 4) as a typed algorithm: the groups,
+/// the design of the QPMEs' small spheres and the settings.
+#[derive(Debug, Clone)]
+pub struct FairQpme<T: Scalar> {
+    groups: Groups<T>,
+    design: Design<T>,
+    settings: FairSettings<T>,
+}
+
+impl<T: Scalar> FairQpme<T> {
+    /// Fair QPME over `groups` with `settings` (the design: the groups'
+    /// query sphere with the settings' small radius).
+    ///
+    /// # Errors
+    /// As [`Design::new`].
+    pub fn new(groups: Groups<T>, settings: FairSettings<T>) -> Result<Self> {
+        let design = Design::new(groups.sphere().clone(), settings.qpme.small_radius.clone())?;
+        Ok(FairQpme {
+            groups,
+            design,
+            settings,
+        })
+    }
+
+    /// The groups.
+    pub fn groups(&self) -> &Groups<T> {
+        &self.groups
+    }
+
+    /// The design.
+    pub fn design(&self) -> &Design<T> {
+        &self.design
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &FairSettings<T> {
+        &self.settings
+    }
+}
+
+impl<T: Scalar> Elicitation<T> for FairQpme<T> {
+    type Point = GroupRates<T>;
+    type Estimate = FairEstimate<T>;
+    /// Every search runs on a small sphere, where the metric is nearly
+    /// symmetric ([`Strategy::Bisection`]).
+    const SYMMETRIC_SEARCHES: bool = true;
+
+    fn elicit(&self, oracle: &mut dyn Oracle<GroupRates<T>>) -> Result<FairEstimate<T>> {
+        fair_qpme(&self.groups, oracle, &self.settings)
+    }
+
+    /// The first LPME and |M| = C(m, 2) QPMEs.
+    fn expected_queries(&self) -> Option<usize> {
+        let (q, m) = (self.groups.dim(), self.groups.groups());
+        let s = &self.settings;
+        let qpmes = m * (m - 1) / 2;
+        let first = LpmeSettings {
+            eps: s.first_eps(m),
+            ..s.qpme.lpme.clone()
+        };
+        Some(
+            lpme_queries(q, &first)?
+                + qpmes * qpme_queries(q, &s.qpme.lpme, &s.qpme.window, s.origin_from_a)?,
+        )
+    }
+}
+
+/// The trade-off alone (000 App. D Alg. 5) as a typed algorithm: λ of a
+/// fair quadratic metric whose a and B^{uv} are known, by one unimodal
+/// search over λ′ ∈ [0, 1] ([`tradeoff`]).
+#[derive(Debug, Clone)]
+pub struct QpmeTradeoff<T: Scalar> {
+    groups: Groups<T>,
+    known: Known<T>,
+    search: super::Search<T>,
+    small: T,
+    touching: bool,
+}
+
+impl<T: Scalar> QpmeTradeoff<T> {
+    /// The search over `groups` for the metric with the `known` parts, on
+    /// the small sphere of radius `small`, querying the fitted model's
+    /// exact optimum there (`touching`) or the paper's centre slope.
+    ///
+    /// # Errors
+    /// As [`tradeoff_sphere`].
+    pub fn new(
+        groups: Groups<T>,
+        known: Known<T>,
+        search: super::Search<T>,
+        small: T,
+        touching: bool,
+    ) -> Result<Self> {
+        tradeoff_sphere(&groups, &small)?;
+        Ok(QpmeTradeoff {
+            groups,
+            known,
+            search,
+            small,
+            touching,
+        })
+    }
+
+    /// The groups.
+    pub fn groups(&self) -> &Groups<T> {
+        &self.groups
+    }
+
+    /// The small radius.
+    pub fn small_radius(&self) -> &T {
+        &self.small
+    }
+}
+
+impl<T: Scalar> Elicitation<T> for QpmeTradeoff<T> {
+    type Point = GroupRates<T>;
+    type Estimate = TradeoffEstimate<T>;
+
+    fn elicit(&self, oracle: &mut dyn Oracle<GroupRates<T>>) -> Result<TradeoffEstimate<T>> {
+        tradeoff(
+            &self.groups,
+            &self.known,
+            oracle,
+            self.search.eps.clone(),
+            self.search.strategy,
+            self.small.clone(),
+            self.touching,
+        )
+    }
+
+    /// One search of [0, 1].
+    fn expected_queries(&self) -> Option<usize> {
+        crate::search::expected_queries(self.search.strategy, &T::int(1), &self.search.eps)
+    }
 }

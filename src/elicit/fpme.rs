@@ -36,22 +36,20 @@
 //! ([`paper_query_count`]).
 
 use super::lpme::{lpme, AngleOrder, LpmeEstimate, LpmeSettings, Orthant};
-use super::procedure::{Family, Procedure, Report, Search, View};
-use super::{Cause, Warning};
+use super::Elicitation;
+use crate::diagnostics::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::groups::{
     pairs, rate_entry, sign_vector, trivial, Embedding, GroupRates, Groups, Partitions, Restricted,
 };
 use crate::geometry::sphere::Sphere;
-use crate::metric::fair::{sine, table, BoundFair, FairMetric};
+use crate::metric::fair::{sine, FairMetric};
 use crate::oracle::Oracle;
 use crate::prec;
 use crate::scalar::Scalar;
-use crate::search::{golden_max_queries, halvings, maximize, Consistent, Stop, Strategy};
-use crate::spec::PopulationSpec;
+use crate::search::{halvings, maximize, Consistent, Stop, Strategy, Tolerance};
 use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
 
 /// How δ^σ (the scale relating the unit slope f̆^σ to the true slope) is
 /// found in Part 2.
@@ -102,7 +100,7 @@ pub const EFFICIENT_DIVISOR: i64 = 4;
 pub struct FpmeSettings<T> {
     /// Search tolerance ε of every angle search (radians) and of Alg. 4's
     /// search over λ̄ ∈ [0, 1].
-    pub eps: T,
+    pub eps: Tolerance<T>,
     /// The search strategy of every search.
     pub strategy: Strategy,
     /// LPME cycles over the q − 1 angles (the paper: 4).
@@ -124,7 +122,7 @@ impl<T: Scalar> FpmeSettings<T> {
     /// 001 Alg. 1 as printed (with the corrections that make it work):
     /// ShrinkInterval with 4 queries per halving, 4 forward cycles, the
     /// two-coordinate δ, λ by Alg. 4 with group 1.
-    pub fn paper(eps: T) -> Self {
+    pub fn paper(eps: Tolerance<T>) -> Self {
         FpmeSettings {
             eps,
             strategy: Strategy::Paper,
@@ -137,13 +135,15 @@ impl<T: Scalar> FpmeSettings<T> {
         }
     }
 
-    /// The efficient setting (the default of `elicit run`): golden-section
-    /// search, one reverse cycle per LPME, least-squares δ, closed-form λ;
-    /// with more cycles, an LPME stops after one that moves no angle by
-    /// more than ε (as `lpm` and `lpme` do).
-    pub fn efficient(eps: T) -> Self {
+    /// The efficient setting for accuracy ε (the default of `elicit run`):
+    /// every search runs to ε/[`EFFICIENT_DIVISOR`], golden-section search,
+    /// one reverse cycle per LPME, least-squares δ, closed-form λ; with more
+    /// cycles, an LPME stops after one that moves no angle by more than
+    /// its tolerance (as `lpm` and `lpme` do). To search to a tolerance of
+    /// your own, set `eps` after: `FpmeSettings { eps, ..efficient(eps) }`.
+    pub fn efficient(eps: Tolerance<T>) -> Self {
         FpmeSettings {
-            eps,
+            eps: eps.scaled(1, EFFICIENT_DIVISOR),
             strategy: Strategy::Golden,
             cycles: 1,
             order: AngleOrder::Reverse,
@@ -667,7 +667,6 @@ where
     T: Scalar,
     O: Oracle<GroupRates<T>> + ?Sized,
 {
-    crate::search::check_epsilon(&settings.eps)?;
     if settings.cycles == 0 {
         return Err(Error::invalid("cycles", "LPME needs at least one cycle"));
     }
@@ -809,7 +808,7 @@ where
 #[derive(Debug, Clone, PartialEq)]
 pub struct TradeOffSearch<T> {
     /// Tolerance ε on λ̄ ∈ [0, 1].
-    pub eps: T,
+    pub eps: Tolerance<T>,
     /// The search strategy.
     pub strategy: Strategy,
     /// The group (0-based) that moves; `None`: the largest κ_u.
@@ -840,7 +839,6 @@ where
     T: Scalar,
     O: Oracle<GroupRates<T>> + ?Sized,
 {
-    crate::search::check_epsilon(&search.eps)?;
     let m = groups.groups();
     if a.len() != groups.dim() || b.len() != m * (m - 1) / 2 || b.iter().any(|v| v.len() != a.len())
     {
@@ -897,7 +895,7 @@ where
     let out = maximize(
         T::int(0),
         T::int(1),
-        search.eps.clone(),
+        search.eps.get().clone(),
         search.strategy,
         |l1: &T, l2: &T| {
             let (s1, s2) = (
@@ -919,7 +917,7 @@ where
         Consistent::Interval { lo, hi }
             if out.stop != Stop::Resolution
                 && hi.clone() - lo.clone()
-                    > search.eps.clone() * (T::int(1) + prec::ulps::<T>(64)) =>
+                    > search.eps.get().clone() * (T::int(1) + prec::ulps::<T>(64)) =>
         {
             warnings.push(Warning::new(
                 Cause::Plateau,
@@ -992,50 +990,36 @@ pub fn distance_from_optimum<T: Scalar>(
     None
 }
 
-/// The spec's own fields of `procedure = "fpme"` (every field optional; the
-/// defaults are the efficient setting, [`FpmeSettings::efficient`]).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FpmeSpec {
-    /// LPME cycles (default 1; the paper: 4).
-    #[serde(default)]
-    pub cycles: Option<usize>,
-    /// `reverse` (default) or `paper` angle order.
-    #[serde(default)]
-    pub order: Option<AngleOrder>,
-    /// `least-squares` (default) or `paper` δ.
-    #[serde(default)]
-    pub delta: Option<DeltaRule>,
-    /// `closed-form` (default), `search` (Alg. 4) or `both`.
-    #[serde(default)]
-    pub lambda: Option<LambdaRule>,
-    /// The group (1-based) that moves in Alg. 4 (default: the best
-    /// conditioned; the paper: 1).
-    #[serde(default)]
-    pub trade_off_group: Option<usize>,
-    /// Stop an LPME after a cycle that moved no angle by more than ε.
-    #[serde(default)]
-    pub stop_early: Option<bool>,
-    /// The tolerance every search runs to (default ε/4,
-    /// [`EFFICIENT_DIVISOR`]: the efficient setting at the accuracy of the
-    /// paper's setting at ε; write `search_epsilon = epsilon` to reproduce
-    /// the paper).
-    #[serde(default)]
-    pub search_epsilon: Option<crate::spec::Num>,
-}
-
-/// FPME at precision `T`, as a [`Procedure`]: the population is
-/// `kind = "groups"`, the oracle's metric a [`FairMetric`] table.
+/// FPME (001 Alg. 1) as a typed algorithm: the groups (τ and the common
+/// query sphere) and the settings; its point is every group's rates.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::elicit::fpme::{Fpme, FpmeSettings};
+/// use metric_elicitation::elicit::Elicitation;
+/// use metric_elicitation::geometry::groups::Groups;
+/// use metric_elicitation::metric::fair::FairMetric;
+/// use metric_elicitation::oracle::{Counted, Simulated};
+/// use metric_elicitation::search::Tolerance;
+/// use rand::SeedableRng;
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+/// let groups = Groups::<f64>::sample(2, 2, None, &mut rng).unwrap();
+/// let truth = FairMetric::sample(2, 2, &mut rng);
+/// let fpme = Fpme::new(groups.clone(), FpmeSettings::efficient(Tolerance::new(1e-3).unwrap()));
+/// let mut oracle = Counted::new(Simulated::new(truth.bind(&groups).unwrap()));
+/// let estimate = fpme.elicit(&mut oracle).unwrap();
+/// assert!((&estimate.a - truth.a()).amax() < 1e-2);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct FpmeProcedure<T: Scalar> {
+pub struct Fpme<T: Scalar> {
     groups: Groups<T>,
     settings: FpmeSettings<T>,
 }
 
-impl<T: Scalar> FpmeProcedure<T> {
-    /// The procedure for `groups` with `settings`.
-    pub fn with_settings(groups: Groups<T>, settings: FpmeSettings<T>) -> Self {
-        FpmeProcedure { groups, settings }
+impl<T: Scalar> Fpme<T> {
+    /// FPME for `groups` with `settings`.
+    pub fn new(groups: Groups<T>, settings: FpmeSettings<T>) -> Self {
+        Fpme { groups, settings }
     }
 
     /// The groups.
@@ -1049,270 +1033,23 @@ impl<T: Scalar> FpmeProcedure<T> {
     }
 }
 
-/// The family of [`FpmeProcedure`] (`procedure = "fpme"`).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Fpme;
-
-impl Family for Fpme {
-    const NAME: &'static str = "fpme";
-    const SUMMARY: &'static str =
-        "fair metric (a, B, lambda) over m groups' rates: 001 Alg. 1 (FPME)";
-    type At<T: Scalar> = FpmeProcedure<T>;
-}
-
-fn pct<T: Scalar>(v: &T) -> String {
-    format!("{:>5.1}", 100.0 * v.to_f64_lossy())
-}
-
-impl<T: Scalar> Procedure<T> for FpmeProcedure<T> {
-    type Settings = FpmeSpec;
+impl<T: Scalar> Elicitation<T> for Fpme<T> {
     type Point = GroupRates<T>;
-    type Truth = BoundFair<T>;
     type Estimate = FpmeEstimate<T>;
-
-    const ERROR: &'static str = "max(||a - a^||2, ||vec(B - B^)||2, |lambda - lambda^|)";
-
-    fn new(settings: FpmeSpec, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
-        let groups = crate::population::build::groups(population, Fpme::NAME)?;
-        let eps = match &settings.search_epsilon {
-            Some(e) => e.to_scalar::<T>("search_epsilon")?,
-            None => search.eps / T::int(EFFICIENT_DIVISOR),
-        };
-        let mut s = FpmeSettings::efficient(eps);
-        s.strategy = search.strategy;
-        if let Some(c) = settings.cycles {
-            if c == 0 {
-                return Err(Error::invalid("cycles", "must be at least 1"));
-            }
-            s.cycles = c;
-        }
-        if let Some(o) = settings.order {
-            s.order = o;
-        }
-        if let Some(d) = settings.delta {
-            s.delta = d;
-        }
-        if let Some(l) = settings.lambda {
-            s.lambda = l;
-        }
-        if let Some(g) = settings.trade_off_group {
-            if g == 0 || g > groups.groups() {
-                return Err(Error::invalid(
-                    "trade_off_group",
-                    format!("must be a group 1..={}, got {g}", groups.groups()),
-                ));
-            }
-            s.trade_off_group = Some(g - 1);
-        }
-        if let Some(e) = settings.stop_early {
-            s.stop_early = e;
-        }
-        crate::search::check_epsilon(&s.eps)?;
-        Ok(FpmeProcedure {
-            groups,
-            settings: s,
-        })
-    }
-
-    fn truth(&self, metric: &Value) -> Result<BoundFair<T>> {
-        FairMetric::from_json(metric, self.groups.groups(), self.groups.classes())?
-            .bind(&self.groups)
-    }
-
-    fn value(&self, truth: &BoundFair<T>, point: &GroupRates<T>) -> T {
-        -truth.cost(point)
-    }
-
-    fn distance(&self, truth: &BoundFair<T>, point: &GroupRates<T>) -> Option<T> {
-        distance_from_optimum(&self.groups, truth.metric(), point)
-    }
 
     fn elicit(&self, oracle: &mut dyn Oracle<GroupRates<T>>) -> Result<FpmeEstimate<T>> {
         fpme(&self.groups, oracle, &self.settings)
     }
 
-    fn report(&self, est: &FpmeEstimate<T>, truth: Option<&BoundFair<T>>) -> Report {
-        let truth = truth.map(BoundFair::metric);
-        let f = |x: &T| x.to_f64_lossy();
-        let readable = |x: &T| json!(f(x));
-        let exact = |x: &T| json!(x.encode());
-        let m = self.groups.groups();
-        let words = {
-            let weights = |v: &DVector<T>| {
-                let inner: Vec<String> = v.iter().map(|x| format!("{:.3}", f(x))).collect();
-                format!("({})", inner.join(", "))
-            };
-            let bs: Vec<String> = pairs(m)
-                .iter()
-                .zip(&est.b)
-                .map(|((u, v), b)| format!("b^({},{}) = {}", u + 1, v + 1, weights(b)))
-                .collect();
-            format!(
-                "Psi = {:.4} <a, r> + {:.4} sum_(u<v) <b^(uv), |r^u - r^v|> (a cost: smaller is preferred), a = {}, {}",
-                1.0 - f(&est.lambda),
-                f(&est.lambda),
-                weights(&est.a),
-                bs.join(", ")
-            )
-        };
-        let angles = |e: &LpmeEstimate<T>| -> Value {
-            e.consistent
-                .iter()
-                .map(|c| {
-                    let (lo, hi) = c.bounds();
-                    json!([f(&lo), f(&hi)])
-                })
-                .collect()
-        };
-        let consistent = json!({
-            "unit": "radians per LPME angle ([lo, hi]; crossed when the answers contradict each other); lambda in [0, 1]",
-            "class": angles(&est.class_part),
-            "violation": est.violations.iter().map(|v| json!({
-                "sigma": v.sigma.iter().map(|g| g + 1).collect::<Vec<_>>(),
-                "e_1": angles(&v.first),
-                "e_k": angles(&v.last),
-            })).collect::<Vec<_>>(),
-            "lambda": est.trade_off.as_ref().and_then(|t| t.consistent.as_ref()).map(|c| {
-                let (lo, hi) = c.bounds();
-                json!([f(&lo), f(&hi)])
-            }),
-        });
-        let mut details = Map::new();
-        details.insert(
-            "queries_per_part".into(),
-            json!({
-                "class": est.queries.class,
-                "violation": est.queries.violation,
-                "trade_off": est.queries.trade_off,
-                "total": est.queries.total(),
-            }),
-        );
-        details.insert(
-            "lambda_closed_form".into(),
-            json!(f(&est.lambda_closed_form)),
-        );
-        details.insert(
-            "lambda_search".into(),
-            est.lambda_search.as_ref().map_or(Value::Null, readable),
-        );
-        details.insert("delta_rule".into(), json!(est.reconstruction.rule));
-        details.insert(
-            "delta".into(),
-            json!(est.reconstruction.delta.iter().map(f).collect::<Vec<_>>()),
-        );
-        details.insert(
-            "partitions".into(),
-            json!(est
-                .violations
-                .iter()
-                .map(|v| v.sigma.iter().map(|g| g + 1).collect::<Vec<_>>())
-                .collect::<Vec<_>>()),
-        );
-        if let Some(t) = &est.trade_off {
-            details.insert(
-                "trade_off".into(),
-                json!({
-                    "group": t.group + 1,
-                    "kappa": t.kappa.iter().map(f).collect::<Vec<_>>(),
-                    "sin_phi": t.sin_phi.iter().map(f).collect::<Vec<_>>(),
-                }),
-            );
-        }
-        if let (Some(alt), Some(b)) = (&est.alternative, est.alternative_b()) {
-            details.insert(
-                "alternative".into(),
-                json!({
-                    "delta_rule": alt.rule,
-                    "b": b.iter().map(|v| v.iter().map(f).collect::<Vec<_>>()).collect::<Vec<_>>(),
-                    "lambda_closed_form": f(&alt.lambda),
-                }),
-            );
-        }
-        let error = truth.map(|t| {
-            let (ea, eb, el) = errors(t, &est.a, &est.b, &est.lambda);
-            details.insert(
-                "errors".into(),
-                json!({"a": f(&ea), "b": f(&eb), "lambda": f(&el)}),
-            );
-            if let Some(l) = &est.lambda_search {
-                details.insert(
-                    "lambda_search_error".into(),
-                    json!(f(&(t.lambda().clone() - l.clone()).abs())),
-                );
-            }
-            details.insert(
-                "lambda_closed_form_error".into(),
-                json!(f(
-                    &(t.lambda().clone() - est.lambda_closed_form.clone()).abs()
-                )),
-            );
-            if let Some(b) = est.alternative_b() {
-                let (_, eb2, _) = errors(t, &est.a, &b, &est.lambda);
-                details.insert("alternative_b_error".into(), json!(f(&eb2)));
-            }
-            f(&ea).max(f(&eb)).max(f(&el))
-        });
-        Report {
-            elicited: table(&est.a, &est.b, &est.lambda, readable),
-            elicited_exact: table(&est.a, &est.b, &est.lambda, exact),
-            words,
-            consistent,
-            warnings: est.warnings.clone(),
-            truth: truth.map(FairMetric::to_json),
-            error,
-            details,
-        }
-    }
-
-    fn present(&self, point: &GroupRates<T>) -> View {
-        let (m, k) = (self.groups.groups(), self.groups.classes());
-        let width = 6 * k;
-        let header: Vec<String> = (0..m)
-            .map(|g| format!("{:^width$}", format!("group {}", g + 1)))
-            .collect();
-        let predicted: Vec<String> = (0..m)
-            .map(|_| {
-                (0..k)
-                    .map(|j| format!("{:>5} ", format!("->{}", j + 1)))
-                    .collect()
-            })
-            .collect();
-        let mut rows = vec![
-            format!("         {}", header.join(" | ")),
-            format!("actual   {}", predicted.join(" | ")),
-        ];
-        let valid = self.groups.check(point).is_ok();
-        for i in 0..k {
-            let cells: Vec<String> = (0..m)
-                .map(|g| {
-                    (0..k)
-                        .map(|j| match crate::geometry::groups::rate_index(k, i, j) {
-                            Some(idx) if valid => format!("{} ", pct(&point.group(g)[idx])),
-                            _ => "    - ".to_string(),
-                        })
-                        .collect()
-                })
-                .collect();
-            rows.push(format!("class {:<2} {}", i + 1, cells.join(" | ")));
-        }
-        View {
-            title: "error rates per group, in % of the actual class: P(predicted j | actual i, group g); '-' marks correct predictions".into(),
-            rows,
-        }
-    }
-
+    /// At most: (1 + 2|M|) LPMEs of q orthant queries and cycles·(q − 1)
+    /// searches, and one search of [0, 1] when λ is searched, each search
+    /// at its strategy's most ([`crate::search::max_queries`]); exact for
+    /// the paper strategy.
     fn expected_queries(&self) -> Option<usize> {
         let s = &self.settings;
         let (m, q) = (self.groups.groups(), self.groups.dim());
         let sets = m * (m - 1) / 2;
-        let per = |len: &T| -> Option<usize> {
-            match s.strategy {
-                Strategy::Paper => halvings(len, &s.eps).ok().map(|h| 4 * h),
-                Strategy::Adaptive => halvings(len, &s.eps).ok().map(|h| 3 * h),
-                Strategy::Golden => golden_max_queries(len, &s.eps).ok(),
-                Strategy::Bisection => halvings(len, &s.eps).ok(),
-            }
-        };
+        let per = |length: &T| crate::search::max_queries(s.strategy, length, &s.eps).ok();
         let lpme = q + s.cycles * (q - 1) * per(&T::frac_pi_2())?;
         let search = if s.lambda.searches() {
             per(&T::int(1))?

@@ -7,7 +7,8 @@
 //! FPME and QPME (001, 000) can call it on small spheres and restricted
 //! oracles.
 
-use super::{Cause, Warning};
+use super::{Elicitation, Search};
+use crate::diagnostics::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::sphere::{
     angles_from_unit, orthant_ranges, sines_cosines, trig_from_unit, unit_from_sines_cosines,
@@ -15,7 +16,7 @@ use crate::geometry::sphere::{
 };
 use crate::oracle::{Oracle, Preference};
 use crate::scalar::Scalar;
-use crate::search::{check_epsilon, halvings, maximize, Consistent, Outcome, Stop, Strategy};
+use crate::search::{halvings, maximize, Consistent, Outcome, Stop, Strategy, Tolerance};
 use nalgebra::DVector;
 
 /// How the orthant of the metric is found.
@@ -60,7 +61,7 @@ pub enum AngleOrder {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LpmeSettings<T> {
     /// Binary-search tolerance ε per angle.
-    pub eps: T,
+    pub eps: Tolerance<T>,
     /// The search strategy of each single-angle search.
     pub strategy: Strategy,
     /// Cycles over the q − 1 angles (T = cycles·(q − 1) searches): 4 in
@@ -78,7 +79,7 @@ pub struct LpmeSettings<T> {
 impl<T: Scalar> LpmeSettings<T> {
     /// The papers' settings: forward order, a fixed number of cycles,
     /// orthant detection.
-    pub fn paper(eps: T, strategy: Strategy, cycles: usize) -> Self {
+    pub fn paper(eps: Tolerance<T>, strategy: Strategy, cycles: usize) -> Self {
         LpmeSettings {
             eps,
             strategy,
@@ -87,6 +88,90 @@ impl<T: Scalar> LpmeSettings<T> {
             order: AngleOrder::Paper,
             stop_early: false,
         }
+    }
+
+    /// The efficient setting (`procedure = "lpme"`'s defaults): one cycle
+    /// in reverse order, which finds every angle (see
+    /// [`AngleOrder::Reverse`]), orthant detection, and a stop once a cycle
+    /// moves no angle by more than ε. `002-lpme-efficient` measures it with
+    /// bisection at ε/4 at about 9 % of the paper setting's queries.
+    pub fn efficient(search: Search<T>) -> Self {
+        LpmeSettings {
+            eps: search.eps,
+            strategy: search.strategy,
+            cycles: 1,
+            orthant: Orthant::Detect,
+            order: AngleOrder::Reverse,
+            stop_early: true,
+        }
+    }
+}
+
+/// About how many queries one LPME takes with `settings` on a sphere of
+/// dimension q: q orthant queries (unless the orthant is known), then
+/// cycles·(q − 1) searches over π/2 ([`crate::search::expected_queries`];
+/// exact for the paper strategy and bisection without early stops).
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::elicit::lpme::{lpme_queries, LpmeSettings};
+/// use metric_elicitation::search::{Strategy, Tolerance};
+/// let settings = LpmeSettings::paper(Tolerance::new(1e-3).unwrap(), Strategy::Paper, 4);
+/// assert_eq!(lpme_queries(3, &settings), Some(3 + 4 * 2 * 4 * 11));
+/// ```
+pub fn lpme_queries<T: Scalar>(q: usize, settings: &LpmeSettings<T>) -> Option<usize> {
+    let per = crate::search::expected_queries(settings.strategy, &T::frac_pi_2(), &settings.eps)?;
+    let orthant = usize::from(!matches!(settings.orthant, Orthant::Known(_))) * q;
+    Some(orthant + settings.cycles * (q - 1) * per)
+}
+
+/// The general LPME (001 App. A, Alg. 2; 002 Alg. 2 with a known orthant)
+/// as a typed algorithm: a sphere and its settings.
+///
+/// # Examples
+/// See [`crate::elicit::algorithm`].
+#[derive(Debug, Clone)]
+pub struct Lpme<T: Scalar> {
+    sphere: Sphere<T>,
+    settings: LpmeSettings<T>,
+}
+
+impl<T: Scalar> Lpme<T> {
+    /// LPME over `sphere` with `settings`.
+    pub fn new(sphere: Sphere<T>, settings: LpmeSettings<T>) -> Self {
+        Lpme { sphere, settings }
+    }
+
+    /// The query sphere.
+    pub fn sphere(&self) -> &Sphere<T> {
+        &self.sphere
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &LpmeSettings<T> {
+        &self.settings
+    }
+
+    /// |z − z*|² with z* = o + ρ·a the optimum of the unit linear metric
+    /// `a` on the sphere (002 Lemma 1): the push-away adversary's distance.
+    pub fn distance(&self, a: &DVector<T>, point: &DVector<T>) -> Option<T> {
+        let optimum = self.sphere.point(a).ok()?;
+        Some((point - optimum).norm_squared())
+    }
+}
+
+impl<T: Scalar> Elicitation<T> for Lpme<T> {
+    type Point = DVector<T>;
+    type Estimate = LpmeEstimate<T>;
+    /// A linear metric along one angle is symmetric about its optimum.
+    const SYMMETRIC_SEARCHES: bool = true;
+
+    fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<LpmeEstimate<T>> {
+        lpme(&self.sphere, oracle, &self.settings)
+    }
+
+    fn expected_queries(&self) -> Option<usize> {
+        lpme_queries(self.sphere.dim(), &self.settings)
     }
 }
 
@@ -139,13 +224,13 @@ pub struct LpmeEstimate<T: Scalar> {
 /// use metric_elicitation::elicit::lpme::{lpme, LpmeSettings, Orthant};
 /// use metric_elicitation::geometry::sphere::Sphere;
 /// use metric_elicitation::oracle::Simulated;
-/// use metric_elicitation::search::Strategy;
+/// use metric_elicitation::search::{Strategy, Tolerance};
 /// use nalgebra::DVector;
 /// let truth = DVector::from_vec(vec![0.6, -0.8, 0.0]);
 /// let sphere = Sphere::new(DVector::from_element(3, 0.5), 0.1).unwrap();
 /// let t = truth.clone();
 /// let mut oracle = Simulated::new(move |z: &DVector<f64>| t.dot(z));
-/// let settings = LpmeSettings::paper(1e-3, Strategy::Paper, 4);
+/// let settings = LpmeSettings::paper(Tolerance::new(1e-3).unwrap(), Strategy::Paper, 4);
 /// let est = lpme(&sphere, &mut oracle, &settings).unwrap();
 /// assert!((est.a - truth).amax() < 5e-3);
 /// assert_eq!(est.queries, 3 + 4 * 2 * 4 * 11);
@@ -182,13 +267,13 @@ where
 /// use metric_elicitation::elicit::lpme::{lpme_near, LpmeSettings};
 /// use metric_elicitation::geometry::sphere::Sphere;
 /// use metric_elicitation::oracle::Simulated;
-/// use metric_elicitation::search::Strategy;
+/// use metric_elicitation::search::{Strategy, Tolerance};
 /// use nalgebra::{dvector, DVector};
 /// let sphere = Sphere::new(dvector![0.3, 0.3, 0.3], 0.1).unwrap();
 /// let truth = dvector![0.6, -0.48, 0.64];
 /// let t = truth.clone();
 /// let mut oracle = Simulated::new(move |z: &DVector<f64>| t.dot(z));
-/// let settings = LpmeSettings::paper(1e-3, Strategy::Golden, 1);
+/// let settings = LpmeSettings::paper(Tolerance::new(1e-3).unwrap(), Strategy::Golden, 1);
 /// // A prediction 0.3 rad off, windows of half-width 0.1: edges are crossed.
 /// let guess = dvector![0.8, -0.3, 0.5];
 /// let est = lpme_near(&sphere, &mut oracle, &settings, &guess, &0.1).unwrap();
@@ -246,7 +331,6 @@ where
     T: Scalar,
     O: Oracle<DVector<T>> + ?Sized,
 {
-    check_epsilon(&settings.eps)?;
     if settings.cycles == 0 {
         return Err(Error::invalid("cycles", "LPME needs at least one cycle"));
     }
@@ -379,7 +463,7 @@ where
                     maximize(
                         range.0.clone(),
                         range.1.clone(),
-                        settings.eps.clone(),
+                        settings.eps.get().clone(),
                         settings.strategy,
                         |x: &T, y: &T| {
                             let (px, py) = slice.pair(x, y);
@@ -463,7 +547,7 @@ where
             consistent[j] = Some(out.consistent);
             slot = Some(slice);
         }
-        if settings.stop_early && largest_move <= settings.eps {
+        if settings.stop_early && largest_move <= *settings.eps {
             break;
         }
     }
@@ -477,7 +561,7 @@ where
             })
         })
         .collect();
-    let slack = settings.eps.clone() * (T::int(1) + crate::prec::ulps::<T>(64));
+    let slack = settings.eps.get().clone() * (T::int(1) + crate::prec::ulps::<T>(64));
     for (j, c) in consistent.iter().enumerate() {
         match c {
             Consistent::Contradictory { above, below } => warnings.push(Warning::new(
@@ -571,290 +655,5 @@ fn orthant_of<T: Scalar>(signs: &mut [Sign], j: usize, range: &(T, T)) {
     signs[j] = Sign::of(&cos);
     if j + 2 == signs.len() {
         signs[j + 1] = Sign::of(&sin);
-    }
-}
-
-/// The [`Procedure`](crate::elicit::procedure::Procedure) items shared by
-/// every procedure that is a [`procedures::SphereSpace`] in a newtype (`lpm`
-/// and `lpme` differ only in construction and in the truth's assumptions):
-/// the associated types, a linear value, and delegation to the space.
-macro_rules! sphere_space_items {
-    () => {
-        type Settings = SphereSettings;
-        type Point = DVector<T>;
-        type Truth = DVector<T>;
-        type Estimate = LpmeEstimate<T>;
-        const ERROR: &'static str = "max |a - a^| (both unit l2)";
-        const SINGLE_OPTIMUM: bool = true;
-        const SYMMETRIC_SEARCHES: bool = true;
-
-        /// Bisection: a linear metric along one angle is symmetric about
-        /// its optimum, so one comparison per halving suffices (fewer
-        /// queries than golden section at the same ε, and about half its
-        /// error; README, `002-lpme-efficient`).
-        fn default_strategy() -> Strategy {
-            Strategy::Bisection
-        }
-
-        fn value(&self, truth: &DVector<T>, point: &DVector<T>) -> T {
-            truth.dot(point)
-        }
-
-        fn distance(&self, truth: &DVector<T>, point: &DVector<T>) -> Option<T> {
-            self.0.distance(truth, point)
-        }
-
-        fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<LpmeEstimate<T>> {
-            self.0.elicit(oracle)
-        }
-
-        fn report(&self, est: &LpmeEstimate<T>, truth: Option<&DVector<T>>) -> Report {
-            self.0.report(est, truth)
-        }
-
-        fn present(&self, point: &DVector<T>) -> View {
-            self.0.present(point)
-        }
-
-        fn expected_queries(&self) -> Option<usize> {
-            self.0.expected_queries()
-        }
-    };
-}
-pub(crate) use sphere_space_items;
-
-/// The general LPME behind the one interface
-/// ([`super::procedure::Procedure`]): `lpme`, and the sphere query space
-/// it shares with `lpm` (002 Alg. 2).
-pub mod procedures {
-    use super::*;
-    use crate::elicit::multiclass::views;
-    use crate::elicit::procedure::{
-        exact_list, linear_words, lossy_list, Family, Procedure, Report, Search, View,
-    };
-    use crate::geometry::feasible::Normalization;
-    use crate::geometry::sphere::off_diagonal_sphere;
-    use crate::population::{build, MulticlassPopulation};
-    use crate::spec::{num_list_of, PopulationSpec};
-    use serde::Deserialize;
-    use serde_json::{json, Value};
-
-    /// Settings of the sphere procedures (`lpme`, `lpm`).
-    #[derive(Debug, Clone, Default, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    pub struct SphereSettings {
-        /// Cycles over the angles (default 1: with the reverse order one
-        /// cycle finds every angle; the papers use 2 (002) or 4 (001)).
-        #[serde(default)]
-        pub cycles: Option<usize>,
-        /// `reverse` (default) or `paper` (forward).
-        #[serde(default)]
-        pub order: Option<AngleOrder>,
-        /// Stop after a cycle that moves no angle by more than ε (default
-        /// true; only matters with more than one cycle).
-        #[serde(default)]
-        pub stop_early: Option<bool>,
-    }
-
-    /// A sphere query space: the sphere, the LPME settings, and (when the
-    /// sphere lies in a k-class population's off-diagonal confusions) k for
-    /// showing its points.
-    pub struct SphereSpace<T: Scalar> {
-        /// The sphere S_ρ.
-        pub sphere: Sphere<T>,
-        /// k when the coordinates are off-diagonal confusions.
-        pub classes: Option<usize>,
-        /// The LPME settings (orthant detection unless set otherwise).
-        pub settings: LpmeSettings<T>,
-        /// How the orthant is found.
-        pub orthant: Orthant,
-    }
-
-    impl<T: Scalar> SphereSpace<T> {
-        /// The sphere of an explicit `sphere` population, the sphere found
-        /// and certified in a `dataset`'s feasible off-diagonal confusions
-        /// ([`crate::geometry::feasible`]), or the sphere inside a k-class
-        /// population's off-diagonal confusions ([`off_diagonal_sphere`]).
-        ///
-        /// # Errors
-        /// [`Error::InvalidArgument`] naming the field.
-        pub fn new(
-            s: SphereSettings,
-            search: Search<T>,
-            population: &PopulationSpec,
-            name: &str,
-        ) -> Result<Self> {
-            let cycles = s.cycles.unwrap_or(1);
-            if cycles == 0 {
-                return Err(Error::invalid("cycles", "must be at least 1"));
-            }
-            let (sphere, classes) = match population {
-                PopulationSpec::Sphere { center, radius } => {
-                    let center: Vec<T> = center
-                        .iter()
-                        .enumerate()
-                        .map(|(i, v)| v.to_scalar(&format!("population.center[{i}]")))
-                        .collect::<Result<_>>()?;
-                    let radius = radius.to_scalar("population.radius")?;
-                    (
-                        Sphere::new(DVector::from_vec(center), radius)
-                            .map_err(|e| Error::invalid("population", e.to_string()))?,
-                        None,
-                    )
-                }
-                PopulationSpec::Dataset { seed, .. } => {
-                    // The sphere is found in the feasible set of the held-out
-                    // rows' plug-in classifiers (001 App. B.1) and certified.
-                    let pop = crate::population::DatasetPopulation::<T>::from_spec(population)?;
-                    let found = pop.find_sphere(Normalization::Joint, false, 32, *seed)?;
-                    if !found.certificate.holds {
-                        return Err(Error::invalid(
-                            "population",
-                            format!("the sphere found in the dataset's feasible set failed its certificate ({:?})", found.certificate),
-                        ));
-                    }
-                    (found.sphere, Some(pop.classes()))
-                }
-                other => {
-                    let pop = build::multiclass::<T>(other, name)?;
-                    (off_diagonal_sphere(pop.as_ref())?, Some(pop.classes()))
-                }
-            };
-            let settings = LpmeSettings {
-                eps: search.eps,
-                strategy: search.strategy,
-                cycles,
-                orthant: Orthant::Detect,
-                order: s.order.unwrap_or(AngleOrder::Reverse),
-                stop_early: s.stop_early.unwrap_or(true),
-            };
-            Ok(SphereSpace {
-                sphere,
-                classes,
-                settings,
-                orthant: Orthant::Detect,
-            })
-        }
-
-        /// The spec's metric as a unit vector of the sphere's dimension.
-        ///
-        /// # Errors
-        /// [`Error::InvalidArgument`] for a wrong length, a non-finite or an
-        /// all-zero metric.
-        pub fn unit_truth(&self, metric: &Value) -> Result<DVector<T>> {
-            let v = DVector::from_vec(num_list_of::<T>(
-                metric,
-                "oracle.metric",
-                self.sphere.dim(),
-            )?);
-            let norm = v.norm();
-            if norm <= T::int(0) {
-                return Err(Error::invalid("oracle.metric", "all weights are zero"));
-            }
-            Ok(v / norm)
-        }
-
-        /// |z − z*|² with z* = o + ρ·a the truth's optimum (002 Lemma 1).
-        pub fn distance(&self, truth: &DVector<T>, point: &DVector<T>) -> Option<T> {
-            let optimum = self.sphere.point(truth).ok()?;
-            Some((point - optimum).norm_squared())
-        }
-
-        /// Runs LPME with the space's settings.
-        ///
-        /// # Errors
-        /// As [`lpme`].
-        pub fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<LpmeEstimate<T>> {
-            let settings = LpmeSettings {
-                orthant: self.orthant.clone(),
-                ..self.settings.clone()
-            };
-            lpme(&self.sphere, oracle, &settings)
-        }
-
-        /// The report on a unit linear metric.
-        pub fn report(&self, est: &LpmeEstimate<T>, truth: Option<&DVector<T>>) -> Report {
-            let name = |i: usize| match self.classes {
-                Some(k) => {
-                    let (row, col) = (i / (k - 1), i % (k - 1));
-                    let col = if col >= row { col + 1 } else { col };
-                    format!("C({},{})", row + 1, col + 1)
-                }
-                None => format!("x{}", i + 1),
-            };
-            let angles: Vec<Value> = est
-                .consistent
-                .iter()
-                .map(|c| {
-                    let (lo, hi) = c.bounds();
-                    json!([lo.to_f64_lossy(), hi.to_f64_lossy()])
-                })
-                .collect();
-            let mut report = Report {
-                elicited: lossy_list(est.a.iter()),
-                elicited_exact: exact_list(est.a.iter()),
-                words: linear_words(est.a.iter().enumerate().map(|(i, w)| (name(i), w))),
-                consistent: json!({ "angles": angles }),
-                warnings: est.warnings.clone(),
-                ..Report::default()
-            };
-            report.details.insert(
-                "sphere_radius".into(),
-                json!(self.sphere.radius().to_f64_lossy()),
-            );
-            report
-                .details
-                .insert("cycles_run".into(), json!(est.cycles));
-            if let Some(t) = truth {
-                report.truth = Some(lossy_list(t.iter()));
-                report.error = Some((t - &est.a).amax().to_f64_lossy());
-            }
-            report
-        }
-
-        /// A point shown as a k×k matrix of mistakes, or as coordinates.
-        pub fn present(&self, point: &DVector<T>) -> View {
-            match self.classes {
-                Some(k) => views::off_diagonal(point, k, "mistakes, % of all cases"),
-                None => views::coordinates(point),
-            }
-        }
-
-        /// q orthant queries (when detected) plus one search per angle and
-        /// cycle.
-        pub fn expected_queries(&self) -> Option<usize> {
-            let q = self.sphere.dim();
-            let search = Search {
-                eps: self.settings.eps.clone(),
-                strategy: self.settings.strategy,
-            };
-            let per = crate::elicit::binary::procedures::expected(&T::frac_pi_2(), &search)?;
-            let orthant = usize::from(!matches!(self.orthant, Orthant::Known(_))) * q;
-            Some(orthant + self.settings.cycles * (q - 1) * per)
-        }
-    }
-
-    /// `lpme`: 001 App. A Alg. 2 over any sphere, any signs.
-    pub struct Lpme<T: Scalar>(SphereSpace<T>);
-
-    impl<T: Scalar> Procedure<T> for Lpme<T> {
-        sphere_space_items!();
-
-        fn new(s: SphereSettings, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
-            Ok(Lpme(SphereSpace::new(s, search, population, "lpme")?))
-        }
-
-        fn truth(&self, metric: &Value) -> Result<DVector<T>> {
-            self.0.unit_truth(metric)
-        }
-    }
-
-    /// `lpme`.
-    pub struct LpmeFamily;
-    impl Family for LpmeFamily {
-        const NAME: &'static str = "lpme";
-        const SUMMARY: &'static str =
-            "any linear metric over a sphere, orthant found by queries (001 App. A, Alg. 2)";
-        type At<T: Scalar> = Lpme<T>;
     }
 }

@@ -10,19 +10,20 @@
 use super::lpme::{lpme, AngleOrder, LpmeEstimate, LpmeSettings, Orthant};
 use super::ratios::{elicit_ratios, PairSpace, RatioEstimate};
 pub use super::ratios::{FaceSearch, Reference};
+use super::Elicitation;
 use crate::error::Result;
 use crate::geometry::sphere::{Sign, Sphere};
 use crate::oracle::Oracle;
 use crate::population::MulticlassPopulation;
 use crate::scalar::Scalar;
-use crate::search::Strategy;
+use crate::search::{Strategy, Tolerance};
 use nalgebra::DVector;
 
 /// Settings of [`elicit_dlpm`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct DlpmSettings<T> {
     /// Search tolerance ε on each face's m ∈ [0, 1].
-    pub eps: T,
+    pub eps: Tolerance<T>,
     /// The search strategy.
     pub strategy: Strategy,
     /// The reference class.
@@ -31,7 +32,7 @@ pub struct DlpmSettings<T> {
 
 impl<T: Scalar> DlpmSettings<T> {
     /// 002 Alg. 1 as printed: reference class 1, the given ε and strategy.
-    pub fn paper(eps: T, strategy: Strategy) -> Self {
+    pub fn paper(eps: Tolerance<T>, strategy: Strategy) -> Self {
         DlpmSettings {
             eps,
             strategy,
@@ -114,13 +115,13 @@ impl<T: Scalar, P: MulticlassPopulation<T> + ?Sized> PairSpace<T> for Faces<'_, 
 /// use metric_elicitation::elicit::multiclass::{elicit_dlpm, DlpmSettings};
 /// use metric_elicitation::population::LogisticMulticlass;
 /// use metric_elicitation::oracle::Simulated;
-/// use metric_elicitation::search::Strategy;
+/// use metric_elicitation::search::{Strategy, Tolerance};
 /// use nalgebra::DVector;
 /// let pop = LogisticMulticlass::new(vec![1.0, 3.0, 5.0]).unwrap();
 /// let truth = DVector::from_vec(vec![0.21, 0.59, 0.20]);
 /// let t = truth.clone();
 /// let mut oracle = Simulated::new(move |d: &DVector<f64>| t.dot(d));
-/// let est = elicit_dlpm(&pop, &mut oracle, &DlpmSettings::paper(0.01, Strategy::Paper)).unwrap();
+/// let est = elicit_dlpm(&pop, &mut oracle, &DlpmSettings::paper(Tolerance::new(0.01).unwrap(), Strategy::Paper)).unwrap();
 /// assert!((est.a - truth).amax() <= 0.01);
 /// assert_eq!(est.queries, 56);
 /// assert!(est.warnings.is_empty());
@@ -156,7 +157,7 @@ where
 pub fn elicit_lpm<T, O>(
     sphere: &Sphere<T>,
     oracle: &mut O,
-    eps: &T,
+    eps: &Tolerance<T>,
     strategy: Strategy,
     cycles: usize,
 ) -> Result<LpmeEstimate<T>>
@@ -175,275 +176,65 @@ where
     lpme(sphere, oracle, &settings)
 }
 
-/// How a k-class query is shown to a person.
-pub mod views {
-    use crate::elicit::procedure::View;
-    use crate::scalar::Scalar;
-    use nalgebra::DVector;
+/// DLPM elicitation (002 Alg. 1) as a typed algorithm: a k-class
+/// population and the settings; its point is a diagonal confusion.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::elicit::multiclass::{Dlpm, DlpmSettings};
+/// use metric_elicitation::elicit::Elicitation;
+/// use metric_elicitation::oracle::{Counted, Simulated};
+/// use metric_elicitation::population::LogisticMulticlass;
+/// use metric_elicitation::search::{Strategy, Tolerance};
+/// use nalgebra::DVector;
+/// let population = LogisticMulticlass::softmax(vec![1.0, 3.0, 5.0]).unwrap();
+/// let settings = DlpmSettings::paper(Tolerance::new(0.01).unwrap(), Strategy::Golden);
+/// let dlpm = Dlpm::new(Box::new(population), settings);
+/// let truth = DVector::from_vec(vec![0.2, 0.5, 0.3]);
+/// let hidden = truth.clone();
+/// let mut oracle = Counted::new(Simulated::new(move |d: &DVector<f64>| hidden.dot(d)));
+/// let estimate = dlpm.elicit(&mut oracle).unwrap();
+/// assert!((&estimate.a - &truth).amax() <= 0.01);
+/// ```
+pub struct Dlpm<T: Scalar> {
+    population: Box<dyn MulticlassPopulation<T> + Send + Sync>,
+    settings: DlpmSettings<T>,
+}
 
-    /// A diagonal confusion: each class's correct predictions, in % of all
-    /// cases.
-    pub fn diagonal<T: Scalar>(d: &DVector<T>) -> View {
-        View {
-            title: "correct predictions, % of all cases".into(),
-            rows: d
-                .iter()
-                .enumerate()
-                .map(|(i, v)| format!("class {} {:>8.2}", i + 1, 100.0 * v.to_f64_lossy()))
-                .collect(),
+impl<T: Scalar> Dlpm<T> {
+    /// DLPM on `population` with `settings`.
+    pub fn new(
+        population: Box<dyn MulticlassPopulation<T> + Send + Sync>,
+        settings: DlpmSettings<T>,
+    ) -> Self {
+        Dlpm {
+            population,
+            settings,
         }
     }
 
-    /// Off-diagonal entries (row-major, q = k² − k) as a k×k matrix of
-    /// mistakes (actual class by row, predicted by column), scaled by
-    /// `scale` (100 for % of all cases).
-    pub fn off_diagonal<T: Scalar>(z: &DVector<T>, k: usize, what: &str) -> View {
-        let mut it = z.iter();
-        let rows = (0..k)
-            .map(|i| {
-                let cells: Vec<String> = (0..k)
-                    .map(|j| {
-                        if i == j {
-                            "     -".to_string()
-                        } else {
-                            format!(
-                                "{:>6.2}",
-                                it.next().map_or(0.0, |v| 100.0 * v.to_f64_lossy())
-                            )
-                        }
-                    })
-                    .collect();
-                format!("actual {} {}", i + 1, cells.join(" "))
-            })
-            .collect();
-        View {
-            title: format!("{what}: predicted 1..{k}"),
-            rows,
-        }
+    /// The population.
+    pub fn population(&self) -> &(dyn MulticlassPopulation<T> + Send + Sync) {
+        self.population.as_ref()
     }
 
-    /// A point of an abstract query space: its coordinates.
-    pub fn coordinates<T: Scalar>(z: &DVector<T>) -> View {
-        View {
-            title: "coordinates".into(),
-            rows: z
-                .iter()
-                .enumerate()
-                .map(|(i, v)| format!("x{} {:>10.6}", i + 1, v.to_f64_lossy()))
-                .collect(),
-        }
-    }
-
-    /// The off-diagonal k of q = k² − k, if q is of that form.
-    pub fn classes_of(q: usize) -> Option<usize> {
-        (2..=q).find(|k| k * k - k == q)
+    /// The settings.
+    pub fn settings(&self) -> &DlpmSettings<T> {
+        &self.settings
     }
 }
 
-/// DLPM (002 Alg. 1) and LPM (002 Alg. 2) behind the one interface
-/// ([`super::procedure::Procedure`]): `dlpm` and `lpm`.
-pub mod procedures {
-    use super::*;
-    use crate::elicit::lpme::procedures::{SphereSettings, SphereSpace};
-    use crate::elicit::lpme::{sphere_space_items, LpmeEstimate};
-    use crate::elicit::procedure::{
-        exact_list, linear_words, lossy_list, Family, Procedure, Report, Search, View,
-    };
-    use crate::error::Error;
-    use crate::population::build;
-    use crate::spec::{num_list_of, PopulationSpec};
-    use serde::Deserialize;
-    use serde_json::{json, Map, Value};
+impl<T: Scalar> Elicitation<T> for Dlpm<T> {
+    type Point = DVector<T>;
+    type Estimate = DlpmEstimate<T>;
 
-    /// Settings of `dlpm`.
-    #[derive(Debug, Clone, Default, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    pub struct DlpmSpecSettings {
-        /// The reference class: a 1-based class number (002 Alg. 1 uses 1)
-        /// or `"auto"` (default: the largest weight found along the way).
-        #[serde(default)]
-        pub reference: Option<Value>,
+    fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<DlpmEstimate<T>> {
+        elicit_dlpm(self.population.as_ref(), oracle, &self.settings)
     }
 
-    /// `dlpm`: 002 Alg. 1 over the faces (r, i) of the diagonal confusions.
-    pub struct Dlpm<T: Scalar> {
-        population: Box<dyn MulticlassPopulation<T> + Send + Sync>,
-        settings: DlpmSettings<T>,
-    }
-
-    impl<T: Scalar> Procedure<T> for Dlpm<T> {
-        type Settings = DlpmSpecSettings;
-        type Point = DVector<T>;
-        type Truth = DVector<T>;
-        type Estimate = DlpmEstimate<T>;
-        const ERROR: &'static str = "max |a - a^| (both l1-normalized)";
-
-        fn new(
-            s: DlpmSpecSettings,
-            search: Search<T>,
-            population: &PopulationSpec,
-        ) -> Result<Self> {
-            let population = build::multiclass(population, "dlpm")?;
-            let k = population.classes();
-            let reference = match &s.reference {
-                None => Reference::Auto,
-                Some(Value::String(a)) if a == "auto" => Reference::Auto,
-                Some(v) => match v.as_u64() {
-                    Some(r) if r >= 1 && (r as usize) <= k => Reference::Class(r as usize - 1),
-                    _ => {
-                        return Err(Error::invalid(
-                            "reference",
-                            format!("expected a class 1..{k} or \"auto\", got {v}"),
-                        ))
-                    }
-                },
-            };
-            Ok(Dlpm {
-                population,
-                settings: DlpmSettings {
-                    eps: search.eps,
-                    strategy: search.strategy,
-                    reference,
-                },
-            })
-        }
-
-        fn truth(&self, metric: &Value) -> Result<DVector<T>> {
-            let k = self.population.classes();
-            let v = DVector::from_vec(num_list_of::<T>(metric, "oracle.metric", k)?);
-            if let Some(i) = v.iter().position(|x| *x < T::int(0)) {
-                return Err(Error::Assumption {
-                    assumption: "002 Def. 5 (DLPM weights >= 0)".into(),
-                    detail: format!("oracle.metric[{i}] = {} is negative", v[i]),
-                });
-            }
-            let norm = v.iter().fold(T::int(0), |s, x| s + x.clone());
-            if norm <= T::int(0) {
-                return Err(Error::invalid("oracle.metric", "all weights are zero"));
-            }
-            Ok(v / norm)
-        }
-
-        fn value(&self, truth: &DVector<T>, point: &DVector<T>) -> T {
-            truth.dot(point)
-        }
-
-        fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<DlpmEstimate<T>> {
-            elicit_dlpm(self.population.as_ref(), oracle, &self.settings)
-        }
-
-        fn report(&self, est: &DlpmEstimate<T>, truth: Option<&DVector<T>>) -> Report {
-            let faces: Vec<Value> = est
-                .faces
-                .iter()
-                .map(|f| {
-                    let (lo, hi) = f.consistent.bounds();
-                    json!({
-                        "face": format!("({}, {})", f.reference + 1, f.class + 1),
-                        "m": f.m.to_f64_lossy(),
-                        "consistent_m": [lo.to_f64_lossy(), hi.to_f64_lossy()],
-                        "ties": f.ties,
-                    })
-                })
-                .collect();
-            let bounds: Vec<Value> = est
-                .bounds
-                .iter()
-                .map(|(lo, hi)| json!([lo.to_f64_lossy(), hi.to_f64_lossy()]))
-                .collect();
-            let mut details = Map::new();
-            details.insert(
-                "unidentified_faces".into(),
-                json!(est
-                    .unidentified_faces
-                    .iter()
-                    .map(|i| {
-                        let r = est
-                            .faces
-                            .iter()
-                            .find(|f| f.class == *i)
-                            .map_or(0, |f| f.reference);
-                        format!("({}, {})", r + 1, i + 1)
-                    })
-                    .collect::<Vec<_>>()),
-            );
-            details.insert("reference".into(), json!(est.reference + 1));
-            let mut report = Report {
-                elicited: lossy_list(est.a.iter()),
-                elicited_exact: exact_list(est.a.iter()),
-                words: linear_words(
-                    est.a
-                        .iter()
-                        .enumerate()
-                        .map(|(i, w)| (format!("correct(class {})", i + 1), w)),
-                ),
-                consistent: json!({ "weights": bounds, "faces": faces }),
-                warnings: est.warnings.clone(),
-                details,
-                ..Report::default()
-            };
-            if let Some(t) = truth {
-                report.truth = Some(lossy_list(t.iter()));
-                report.error = Some((t - &est.a).amax().to_f64_lossy());
-            }
-            report
-        }
-
-        fn present(&self, point: &DVector<T>) -> View {
-            views::diagonal(point)
-        }
-
-        fn expected_queries(&self) -> Option<usize> {
-            let search = Search {
-                eps: self.settings.eps.clone(),
-                strategy: self.settings.strategy,
-            };
-            crate::elicit::binary::procedures::expected(&T::int(1), &search)
-                .map(|n| n * (self.population.classes() - 1))
-        }
-    }
-
-    /// `lpm`: 002 Alg. 2, a monotonically decreasing linear metric of the
-    /// off-diagonal confusions over a sphere S_λ (the orthant is known).
-    pub struct Lpm<T: Scalar>(SphereSpace<T>);
-
-    impl<T: Scalar> Procedure<T> for Lpm<T> {
-        sphere_space_items!();
-
-        fn new(s: SphereSettings, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
-            let mut space = SphereSpace::new(s, search, population, "lpm")?;
-            space.orthant = Orthant::Known(vec![Sign::Negative; space.sphere.dim()]);
-            Ok(Lpm(space))
-        }
-
-        fn truth(&self, metric: &Value) -> Result<DVector<T>> {
-            let v = self.0.unit_truth(metric)?;
-            if let Some(i) = v.iter().position(|x| *x > T::int(0)) {
-                return Err(Error::Assumption {
-                    assumption: "002 §2.2 (LPM monotonically decreasing: weights <= 0)".into(),
-                    detail: format!(
-                        "oracle.metric[{i}] is positive; use procedure lpme for any signs"
-                    ),
-                });
-            }
-            Ok(v)
-        }
-    }
-
-    /// `dlpm`.
-    pub struct DlpmFamily;
-    impl Family for DlpmFamily {
-        const NAME: &'static str = "dlpm";
-        const SUMMARY: &'static str = "a diagonal linear metric of k-class confusions (002 Alg. 1)";
-        type At<T: Scalar> = Dlpm<T>;
-    }
-
-    /// `lpm`.
-    pub struct LpmFamily;
-    impl Family for LpmFamily {
-        const NAME: &'static str = "lpm";
-        const SUMMARY: &'static str =
-            "a monotonically decreasing linear metric of off-diagonal confusions over a sphere (002 Alg. 2)";
-        type At<T: Scalar> = Lpm<T>;
+    /// One search of [0, 1] per face (k − 1 faces).
+    fn expected_queries(&self) -> Option<usize> {
+        crate::search::expected_queries(self.settings.strategy, &T::int(1), &self.settings.eps)
+            .map(|n| n * (self.population.classes() - 1))
     }
 }

@@ -33,15 +33,16 @@
 //! "exact gradients" the reconstructions are tested with.
 
 use super::gradient_fit::{fit_quadratic, Direction, QuadraticModel};
-use super::lpme::{lpme, lpme_near, AngleOrder, LpmeSettings, Orthant};
-use super::{Cause, Warning};
+use super::lpme::{lpme, lpme_near, lpme_queries, AngleOrder, LpmeSettings, Orthant};
+use super::Elicitation;
+use crate::diagnostics::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::geometry::sphere::Sphere;
 use crate::metric::quadratic::{check_centres, GradientField, QuadraticMetric};
 use crate::oracle::Oracle;
 use crate::prec;
 use crate::scalar::Scalar;
-use crate::search::{Consistent, Strategy};
+use crate::search::{Consistent, Strategy, Tolerance};
 use nalgebra::{DMatrix, DVector};
 
 /// Which reconstruction turns the LPME outputs into (a, B).
@@ -744,7 +745,7 @@ pub struct QpmeSettings<T> {
 impl<T: Scalar> QpmeSettings<T> {
     /// 000's setting (App. A, App. H): LPMEs with ≤ 3-query adaptive
     /// halving, 3 cycles in the paper's angle order, and the closed form.
-    pub fn paper(eps: T, small_radius: T) -> Self {
+    pub fn paper(eps: Tolerance<T>, small_radius: T) -> Self {
         QpmeSettings {
             lpme: LpmeSettings::paper(eps, Strategy::Adaptive, 3),
             small_radius,
@@ -759,7 +760,7 @@ impl<T: Scalar> QpmeSettings<T> {
     /// its orthant's edges ([`Orthant::DetectAndCheck`]) and the others
     /// searching windows of half-width 0.2 rad about its angles
     /// ([`QpmeSettings::window`]), and the joint fit.
-    pub fn efficient(eps: T, small_radius: T) -> Self {
+    pub fn efficient(eps: Tolerance<T>, small_radius: T) -> Self {
         QpmeSettings {
             lpme: LpmeSettings {
                 eps,
@@ -1023,7 +1024,7 @@ pub fn qpme_with<T: Scalar, P: Probe<T> + ?Sized>(
 /// let sphere = Sphere::new(DVector::from_element(3, 1.0 / 3.0), 0.2).unwrap();
 /// let t = truth.clone();
 /// let mut oracle = Counted::new(Simulated::new(move |r: &DVector<f64>| t.value(r)));
-/// let est = qpme(&sphere, &mut oracle, &QpmeSettings::efficient(1e-3, 5e-3)).unwrap();
+/// let est = qpme(&sphere, &mut oracle, &QpmeSettings::efficient(Tolerance::new(1e-3).unwrap(), 5e-3)).unwrap();
 /// let (ea, eb) = truth.errors(&est.a, &est.b);
 /// assert!(ea < 1e-2 && eb < 5e-2, "{ea} {eb}");
 /// assert_eq!(est.queries, oracle.queries());
@@ -1037,11 +1038,10 @@ where
     T: Scalar,
     O: Oracle<DVector<T>> + ?Sized,
 {
-    crate::search::check_epsilon(&settings.lpme.eps)?;
     let design = Design::new(sphere.clone(), settings.small_radius.clone())?;
     let mut probe =
         LpmeProbe::new(oracle, settings.lpme.clone()).with_window(settings.window.clone());
-    let tolerance = closed_form_tolerance(&settings.lpme.eps);
+    let tolerance = closed_form_tolerance(settings.lpme.eps.get());
     qpme_with(&design, &mut probe, settings.estimator, &tolerance)
 }
 
@@ -1079,4 +1079,130 @@ pub fn check_field<T: Scalar, F: GradientField<T> + ?Sized>(
         &design.labelled(largest_coordinate(&d)),
         design.small_radius(),
     )
+}
+
+/// About how many queries QPME's q + 2 LPMEs take: the first as
+/// [`lpme_queries`], and with a window the others search windows of width
+/// 2w without orthant queries (crossings not counted). With `origin_known`
+/// (fair QPME's [`crate::elicit::fair_qpme::FairSettings::origin_from_a`])
+/// the first is not asked and every other LPME is.
+pub fn qpme_queries<T: Scalar>(
+    q: usize,
+    lpme: &LpmeSettings<T>,
+    window: &Option<T>,
+    origin_known: bool,
+) -> Option<usize> {
+    let first = lpme_queries(q, lpme)?;
+    let other = match window {
+        Some(w) => {
+            let width = (w.clone() * T::int(2)).min(T::frac_pi_2());
+            lpme.cycles
+                * (q - 1)
+                * crate::search::expected_queries(lpme.strategy, &width, &lpme.eps)?
+        }
+        None => first,
+    };
+    Some(usize::from(!origin_known) * first + (q + 1) * other)
+}
+
+/// The distance of `p` from the optimum of the small sphere (radius
+/// `small`) among `centres` nearest to it: the exact maximiser of `field`
+/// there (the push-away adversary's distance on QPME's and the cubic
+/// procedure's designs).
+pub fn nearest_optimum<T: Scalar, F: GradientField<T> + ?Sized>(
+    field: &F,
+    centres: &[DVector<T>],
+    small: &T,
+    p: &DVector<T>,
+) -> Option<T> {
+    let c = centres
+        .iter()
+        .min_by(|x, y| {
+            (*x - p)
+                .norm()
+                .partial_cmp(&(*y - p).norm())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })?
+        .clone();
+    let sphere = Sphere::new(c, small.clone()).ok()?;
+    let u = exact_maximiser(field, &sphere).ok()?;
+    Some((sphere.point(&u).ok()? - p).norm())
+}
+
+/// QPME (000 Alg. 1; general rates App. E) as a typed algorithm: the
+/// design (the query sphere and the small radius) and the settings; q + 2
+/// LPMEs on small spheres, then the joint fit (or the corrected closed
+/// form of App. C, eq. 18).
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::elicit::qpme::{Design, Qpme, QpmeSettings};
+/// use metric_elicitation::elicit::Elicitation;
+/// use metric_elicitation::geometry::sphere::Sphere;
+/// use metric_elicitation::metric::quadratic::QuadraticMetric;
+/// use metric_elicitation::oracle::{Counted, Simulated};
+/// use metric_elicitation::search::Tolerance;
+/// use nalgebra::{dmatrix, dvector};
+/// let sphere = Sphere::new(dvector![0.5, 0.5], 0.2).unwrap();
+/// let design = Design::new(sphere, 5e-3).unwrap();
+/// let qpme = Qpme::new(design, QpmeSettings::efficient(Tolerance::new(1e-3).unwrap(), 5e-3));
+/// let truth = QuadraticMetric::new(dvector![0.6, 0.5], dmatrix![-0.4, 0.1; 0.1, -0.3]).unwrap();
+/// let mut oracle = Counted::new(Simulated::new(truth.clone()));
+/// let est = qpme.elicit(&mut oracle).unwrap();
+/// let (ea, eb) = truth.errors(&est.a, &est.b);
+/// assert!(ea < 0.05 && eb < 0.05);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Qpme<T: Scalar> {
+    design: Design<T>,
+    settings: QpmeSettings<T>,
+}
+
+impl<T: Scalar> Qpme<T> {
+    /// QPME on `design` with `settings`.
+    pub fn new(design: Design<T>, settings: QpmeSettings<T>) -> Self {
+        Qpme { design, settings }
+    }
+
+    /// The design (query sphere and small radius).
+    pub fn design(&self) -> &Design<T> {
+        &self.design
+    }
+
+    /// The QPME settings.
+    pub fn settings(&self) -> &QpmeSettings<T> {
+        &self.settings
+    }
+
+    /// The centres of the design's small spheres: o and o ± δαⱼ.
+    pub fn centres(&self) -> Vec<DVector<T>> {
+        let q = self.design.dim();
+        let mut out = vec![self.design.origin().clone()];
+        for j in 0..q {
+            out.push(self.design.centre(Centre::Plus(j)));
+            out.push(self.design.centre(Centre::Minus(j)));
+        }
+        out
+    }
+}
+
+impl<T: Scalar> Elicitation<T> for Qpme<T> {
+    type Point = DVector<T>;
+    type Estimate = QpmeEstimate<T>;
+    /// Every search runs on a small sphere, where the metric is nearly
+    /// symmetric ([`Strategy::Bisection`]).
+    const SYMMETRIC_SEARCHES: bool = true;
+
+    fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<QpmeEstimate<T>> {
+        qpme(self.design.sphere(), oracle, &self.settings)
+    }
+
+    fn expected_queries(&self) -> Option<usize> {
+        qpme_queries(
+            self.design.dim(),
+            &self.settings.lpme,
+            &self.settings.window,
+            false,
+        )
+    }
 }

@@ -14,12 +14,12 @@
 //! returns the estimate with the box of weights consistent with every
 //! answer and [`Warning`]s naming why that box is wider than ε where it is.
 
-use super::{Cause, Warning};
+use crate::diagnostics::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::oracle::Oracle;
 use crate::prec;
 use crate::scalar::Scalar;
-use crate::search::{maximize, Consistent, Outcome, Stop, Strategy};
+use crate::search::{maximize, Consistent, Outcome, Stop, Strategy, Tolerance};
 use nalgebra::DVector;
 use serde::Serialize;
 
@@ -228,13 +228,13 @@ fn normalized_box<T: Scalar>(ratios: &[Ratio<T>]) -> Vec<(T, T)> {
 /// ratio).
 ///
 /// # Errors
-/// [`Error::InvalidEpsilon`]; [`Error::InvalidArgument`] for a reference
+/// [`Error::InvalidArgument`] for a reference
 /// out of range or one that cannot lead; [`Error::Interrupted`] when the
 /// oracle stops.
 pub fn elicit_ratios<T, S, O>(
     space: &S,
     oracle: &mut O,
-    eps: &T,
+    eps: &Tolerance<T>,
     strategy: Strategy,
     reference: Reference,
     procedure: &str,
@@ -244,7 +244,6 @@ where
     S: PairSpace<T> + ?Sized,
     O: Oracle<S::Point> + ?Sized,
 {
-    crate::search::check_epsilon(eps)?;
     let k = space.weights();
     let (mut r, auto) = match reference {
         Reference::Class(r) if r < k && space.can_lead(r) => (r, false),
@@ -275,7 +274,7 @@ where
         let out = maximize(
             zero.clone(),
             one.clone(),
-            eps.clone(),
+            eps.get().clone(),
             strategy,
             |x: &T, y: &T| {
                 let px = space.point(r, i, x)?;
@@ -310,8 +309,8 @@ where
         }
         let m = out.estimate.clone();
         // A vertex within ε of m̂: the space's optimum is a trivial classifier.
-        let below = (m.clone() - eps.clone()).max(zero.clone());
-        let above = (m.clone() + eps.clone()).min(one.clone());
+        let below = (m.clone() - eps.get().clone()).max(zero.clone());
+        let above = (m.clone() + eps.get().clone()).min(one.clone());
         if space.empty_sides(r, i, &space.point(r, i, &below)?).0
             || space.empty_sides(r, i, &space.point(r, i, &above)?).1
         {

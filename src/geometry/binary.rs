@@ -92,11 +92,11 @@ pub fn boundary_bulge<T: Scalar, P: BinaryPopulation<T> + ?Sized>(population: &P
 pub fn degenerate_warning<T: Scalar, P: BinaryPopulation<T> + ?Sized>(
     population: &P,
     eps: &T,
-) -> Option<crate::elicit::Warning> {
+) -> Option<crate::diagnostics::Warning> {
     let bulge = boundary_bulge(population);
     (bulge < *eps).then(|| {
-        crate::elicit::Warning::new(
-            crate::elicit::Cause::DegeneratePopulation,
+        crate::diagnostics::Warning::new(
+            crate::diagnostics::Cause::DegeneratePopulation,
             format!(
                 "the population is nearly degenerate: every classifier lies within {:.3e} of the chord between the trivial classifiers, less than epsilon = {:.3e}, so the metric values the answers compare differ by about that much (e.g. synthetic-003 with a tiny a, where eta stays near 1/2)",
                 bulge.to_f64_lossy(),

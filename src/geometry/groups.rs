@@ -51,7 +51,6 @@ use super::sphere::Sphere;
 use crate::error::{Error, Result};
 use crate::oracle::{Answer, Oracle, QueryPoint};
 use crate::scalar::Scalar;
-use crate::spec::{Num, PopulationSpec};
 use nalgebra::{DMatrix, DVector, DVectorView};
 
 /// q = k² − k: the number of off-diagonal rates of k classes.
@@ -366,49 +365,6 @@ impl<T: Scalar> Groups<T> {
             tau,
             sphere,
         })
-    }
-
-    /// Groups from a spec's `kind = "groups"` population.
-    ///
-    /// # Errors
-    /// [`PopulationSpec::unsupported`] for another kind; otherwise as
-    /// [`Groups::new`], naming the field.
-    pub fn from_spec(population: &PopulationSpec, procedure: &str) -> Result<Self> {
-        Self::from_spec_in(population, procedure, Rates::General)
-    }
-
-    /// As [`Groups::from_spec`], in the given rates.
-    ///
-    /// # Errors
-    /// As [`Groups::from_spec`].
-    pub fn from_spec_in(
-        population: &PopulationSpec,
-        procedure: &str,
-        rates: Rates,
-    ) -> Result<Self> {
-        let PopulationSpec::Groups {
-            classes,
-            tau,
-            radius,
-        } = population
-        else {
-            return Err(population.unsupported(procedure, "groups"));
-        };
-        let t = tau
-            .iter()
-            .enumerate()
-            .map(|(g, row)| {
-                row.iter()
-                    .enumerate()
-                    .map(|(i, v)| v.to_scalar::<T>(&format!("population.tau[{g}][{i}]")))
-                    .collect::<Result<Vec<T>>>()
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let radius = radius
-            .as_ref()
-            .map(|r: &Num| r.to_scalar::<T>("population.radius"))
-            .transpose()?;
-        Self::with_rates(*classes, t, radius, rates)
     }
 
     /// Random groups for simulations (001 §6.1 does not state its τ): for

@@ -13,6 +13,7 @@
 //!   (001, 000 §4.3).
 
 pub mod binary;
+#[cfg(feature = "data")]
 pub mod feasible;
 pub mod frontier;
 pub mod groups;

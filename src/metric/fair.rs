@@ -20,10 +20,8 @@ use crate::error::{Error, Result};
 use crate::geometry::groups::{cuts, pairs, sign_vector, GroupRates, Groups, Partitions};
 use crate::prec;
 use crate::scalar::Scalar;
-use crate::spec::{num, num_list_of, num_matrix};
 use nalgebra::DVector;
 use rand::Rng;
-use serde_json::{json, Value};
 
 /// The assumption every condition of [`FairMetric::new`] belongs to.
 const DEF1: &str = "001 Def. 1 (eq. 5)";
@@ -182,55 +180,6 @@ impl<T: Scalar> FairMetric<T> {
             lambda: self.lambda,
             m: self.m,
         }
-    }
-
-    /// Reads the metric of a spec's `oracle.metric` table: `a` (q numbers),
-    /// `b` (C(m, 2) lists of q numbers, pairs in the order (1,2), (1,3), …),
-    /// `lambda`.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] naming `oracle.metric.…`; as
-    /// [`FairMetric::new`].
-    pub fn from_json(value: &Value, m: usize, k: usize) -> Result<Self> {
-        let q = k * k - k;
-        let field = |name: &str| format!("oracle.metric.{name}");
-        let get = |name: &str| {
-            value.get(name).ok_or_else(|| {
-                Error::invalid(
-                    field(name),
-                    "missing (the fair metric is a table with a, b and lambda)",
-                )
-            })
-        };
-        if let Some(map) = value.as_object() {
-            if let Some(other) = map
-                .keys()
-                .find(|k| !["a", "b", "lambda"].contains(&k.as_str()))
-            {
-                return Err(Error::invalid(
-                    field(other),
-                    "unknown key (the fair metric has a, b and lambda)",
-                ));
-            }
-        } else {
-            return Err(Error::invalid(
-                "oracle.metric",
-                "expected a table with a, b and lambda",
-            ));
-        }
-        let a = DVector::from_vec(num_list_of::<T>(get("a")?, &field("a"), q)?);
-        let b = num_matrix::<T>(get("b")?, &field("b"), m * (m - 1) / 2, q)?
-            .into_iter()
-            .map(DVector::from_vec)
-            .collect();
-        let lambda = num::<T>(get("lambda")?, &field("lambda"))?;
-        Self::new(a, b, lambda)
-    }
-
-    /// The metric as the spec's table (`f64` numbers) — the shape of
-    /// `oracle.metric` and of a result's `elicited`.
-    pub fn to_json(&self) -> Value {
-        table(&self.a, &self.b, &self.lambda, |x| json!(x.to_f64_lossy()))
     }
 
     /// The misclassification costs a.
@@ -535,21 +484,6 @@ impl<T: Scalar> crate::oracle::Metric<GroupRates<T>> for BoundFair<T> {
     fn value(&self, rates: &GroupRates<T>) -> T {
         -self.cost(rates)
     }
-}
-
-/// The fair metric's three parts as the spec's table, each number written
-/// by `number`.
-pub fn table<T: Scalar>(
-    a: &DVector<T>,
-    b: &[DVector<T>],
-    lambda: &T,
-    number: impl Fn(&T) -> Value,
-) -> Value {
-    json!({
-        "a": a.iter().map(&number).collect::<Vec<_>>(),
-        "b": b.iter().map(|v| v.iter().map(&number).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        "lambda": number(lambda),
-    })
 }
 
 /// sin of the angle between x and y (0 when either is zero).

@@ -922,3 +922,36 @@ impl<T: Scalar> crate::oracle::Metric<GroupRates<T>> for BoundFairQuadratic<T> {
         -self.cost(rates)
     }
 }
+
+impl<T: Scalar> QuadraticMetric<T> {
+    /// φ(r) = ⟨a, r⟩ + ½rᵀBr ([`GradientField::value`]; inherent, so that
+    /// a call is not ambiguous where [`crate::oracle::Metric`] is in scope
+    /// too).
+    pub fn value(&self, r: &DVector<T>) -> T {
+        GradientField::value(self, r)
+    }
+}
+
+impl<T: Scalar> CubicMetric<T> {
+    /// φ(r) ([`GradientField::value`]; inherent, as for
+    /// [`QuadraticMetric::value`]).
+    pub fn value(&self, r: &DVector<T>) -> T {
+        GradientField::value(self, r)
+    }
+}
+
+impl<T: Scalar> crate::oracle::Metric<DVector<T>> for QuadraticMetric<T> {
+    type Value = T;
+    /// φ(r) = ⟨a, r⟩ + ½rᵀBr ([`GradientField::value`]).
+    fn value(&self, r: &DVector<T>) -> T {
+        GradientField::value(self, r)
+    }
+}
+
+impl<T: Scalar> crate::oracle::Metric<DVector<T>> for CubicMetric<T> {
+    type Value = T;
+    /// φ(r) ([`GradientField::value`]).
+    fn value(&self, r: &DVector<T>) -> T {
+        GradientField::value(self, r)
+    }
+}

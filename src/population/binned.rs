@@ -15,9 +15,9 @@
 
 use super::multiclass::check_face;
 use crate::error::Result;
+use crate::par::*;
 use crate::scalar::Scalar;
 use nalgebra::DVector;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};

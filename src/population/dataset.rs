@@ -2,12 +2,11 @@
 //! part ([`crate::fit`]), the query classifiers and their confusions on the
 //! held-out part, with groups.
 
-use super::{FiniteBinary, FiniteMulticlass, MulticlassPopulation};
+use super::{Confusions, FiniteBinary, FiniteMulticlass, MulticlassPopulation};
 use crate::error::{Error, Result};
-use crate::fit::{fit_dataset, Columns, DatasetSettings, FittedDataset, Regularization, Table};
+use crate::fit::FittedDataset;
 use crate::geometry::feasible::{offdiag_index, FeasibleSet, FoundSphere, Normalization};
 use crate::scalar::Scalar;
-use crate::spec::{Confusions, PopulationSpec, RegularizationForm};
 use nalgebra::{DMatrix, DVector};
 
 /// A dataset's held-out part as a population at precision `T`: the class
@@ -26,8 +25,7 @@ use nalgebra::{DMatrix, DVector};
 /// # Examples
 /// ```
 /// use metric_elicitation::fit::{Columns, DatasetSettings, Table, fit_dataset};
-/// use metric_elicitation::population::{DatasetPopulation, MulticlassPopulation};
-/// use metric_elicitation::spec::Confusions;
+/// use metric_elicitation::population::{Confusions, DatasetPopulation, MulticlassPopulation};
 /// let mut csv = String::from("x,y\n");
 /// for i in 0..200 {
 ///     let x = f64::from(i) / 100.0 - 1.0;
@@ -137,20 +135,6 @@ impl<T: Scalar> DatasetPopulation<T> {
                 accuracy: correct as f64 / data.len().max(1) as f64,
             },
         })
-    }
-
-    /// Builds the population a `kind = "dataset"` spec describes: reads the
-    /// CSV, prepares, splits, fits η̂ and builds the held-out population at
-    /// precision `T`. This is the entry point of the session layer.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] for a spec of another kind or naming the
-    /// field at fault; [`Error::Io`] when the file cannot be read.
-    pub fn from_spec(spec: &PopulationSpec) -> Result<Self> {
-        let (settings, path, confusions) = settings_of(spec)?;
-        let table = Table::read(&path)?;
-        let fitted = fit_dataset(&table, &settings)?;
-        Self::new(&fitted, confusions)
     }
 
     /// Number of groups m (1 without a group column).
@@ -375,55 +359,4 @@ impl<T: Scalar> MulticlassPopulation<T> for DatasetPopulation<T> {
     fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>> {
         self.multiclass.rbo_diagonal(k1, k2, w1, w2)
     }
-}
-
-/// The data-preparation settings, the file and the confusions of a
-/// `kind = "dataset"` spec.
-///
-/// # Errors
-/// [`Error::InvalidArgument`] for another kind or a bad number.
-pub fn settings_of(
-    spec: &PopulationSpec,
-) -> Result<(DatasetSettings, std::path::PathBuf, Confusions)> {
-    let PopulationSpec::Dataset {
-        path,
-        label,
-        group,
-        features,
-        split,
-        seed,
-        regularization,
-        confusions,
-        regularization_form,
-        exclude,
-        bins,
-        positive,
-        group_bins,
-    } = spec
-    else {
-        return Err(spec.unsupported("the dataset builder", "dataset"));
-    };
-    let mut settings = DatasetSettings::new(Columns {
-        label: label.clone(),
-        group: group.clone(),
-        features: features.clone(),
-        exclude: exclude.clone(),
-        bins: bins.clone(),
-        positive: *positive,
-        group_bins: group_bins.clone(),
-    });
-    if let Some(s) = split {
-        settings.split = s.to_scalar::<f64>("population.split")?;
-    }
-    settings.seed = *seed;
-    let lambda = match regularization {
-        Some(r) => r.to_scalar::<f64>("population.regularization")?,
-        None => 1.0,
-    };
-    settings.regularization = match regularization_form {
-        RegularizationForm::Weight => Regularization::Weight(lambda),
-        RegularizationForm::Inverse => Regularization::Inverse(lambda),
-        RegularizationForm::MeanLoss => Regularization::MeanLoss(lambda),
-    };
-    Ok((settings, path.clone(), *confusions))
 }

@@ -49,12 +49,12 @@ use super::binned::{ratio_key, BinnedFaces, FaceRows};
 pub use super::binned::{FaceStats, BINS, BIN_BITS, BLOCK};
 use super::MulticlassPopulation;
 use crate::error::{Error, Result};
+use crate::par::*;
 use crate::scalar::Scalar;
 use nalgebra::DVector;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
-use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 /// Features of the 004 §5 population: x ∈ ℝ¹⁰.

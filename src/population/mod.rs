@@ -26,8 +26,9 @@
 mod binary_finite;
 mod binary_synthetic;
 mod binned;
-pub mod build;
+#[cfg(feature = "data")]
 pub mod csv_file;
+#[cfg(feature = "data")]
 mod dataset;
 pub mod expected;
 mod multiclass;
@@ -35,12 +36,26 @@ mod pair_blocks;
 
 pub use binary_finite::FiniteBinary;
 pub use binary_synthetic::LogisticUniform;
-pub use dataset::{settings_of, DatasetPopulation, DatasetSummary};
+#[cfg(feature = "data")]
+pub use dataset::{DatasetPopulation, DatasetSummary};
 pub use expected::{ExpectedMulticlass, FaceStats};
 pub use multiclass::{
     FiniteMulticlass, LogisticMulticlass, Memoized, MulticlassPopulation, ScoreFamily,
 };
 pub use pair_blocks::PairBlocks;
+
+/// Which confusions of a finite sample the oracle's metric is evaluated on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Confusions {
+    /// Counts of the true labels of the held-out rows (what the papers'
+    /// real-data experiments measure).
+    #[default]
+    Labelled,
+    /// Expectations under the fitted η̂ (no labels; a different, easier
+    /// experiment).
+    Expected,
+}
 
 use crate::oracle::QueryPoint;
 use crate::scalar::Scalar;

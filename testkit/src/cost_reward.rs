@@ -10,6 +10,7 @@ use metric_elicitation::error::Error;
 use metric_elicitation::metric::cost_reward::{Attribute, CostRewardMetric, Kind};
 use metric_elicitation::oracle::{Counted, Noisy, Scripted};
 use metric_elicitation::population::ExpectedMulticlass;
+use metric_elicitation::search::Tolerance;
 use metric_elicitation::search::{halving_reach, halvings, Consistent, Strategy};
 use nalgebra::DVector;
 use std::sync::OnceLock;
@@ -103,7 +104,8 @@ pub fn cost_reward(data: &[u8]) -> Result<(), String> {
     let noisy = Noisy::new(truth.clone(), eps_omega, Scripted::new(case.script.clone()))
         .map_err(|e| format!("valid noise rejected: {e}"))?;
     let mut oracle = Counted::new(noisy);
-    let settings = CostRewardSettings::paper(eps, strategy);
+    let tolerance = Tolerance::new(eps).map_err(|e| format!("{case:?}: {e}"))?;
+    let settings = CostRewardSettings::paper(tolerance, strategy);
     let est = match elicit_cost_reward(pop, &attributes, &mut oracle, &settings) {
         Ok(est) => est,
         Err(e) => {

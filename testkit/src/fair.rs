@@ -2,18 +2,18 @@
 //! oracle whose answers inside the ε_Ω band come from the fuzzer's bytes,
 //! on a random fair metric.
 
+use metric_elicitation::diagnostics::Cause;
 use metric_elicitation::elicit::fpme::theorem1_bound;
 use metric_elicitation::elicit::fpme::{
-    errors, fpme, paper_query_count, DeltaRule, FpmeProcedure, FpmeSettings, LambdaRule,
+    errors, fpme, paper_query_count, DeltaRule, Fpme, FpmeSettings, LambdaRule,
 };
 use metric_elicitation::elicit::lpme::AngleOrder;
-use metric_elicitation::elicit::procedure::Procedure;
-use metric_elicitation::elicit::Cause;
+use metric_elicitation::elicit::Elicitation;
 use metric_elicitation::error::Error;
 use metric_elicitation::geometry::groups::Groups;
 use metric_elicitation::metric::fair::FairMetric;
 use metric_elicitation::oracle::{Counted, Noisy, Scripted};
-use metric_elicitation::search::Strategy;
+use metric_elicitation::search::{Strategy, Tolerance};
 use rand::SeedableRng;
 
 /// One fuzz case: the shape (m ∈ 2..=4, k ∈ 2..=3), the seed of τ and Ψ,
@@ -62,14 +62,20 @@ impl FpmeCase {
         }
     }
     fn settings(&self) -> (FpmeSettings<f64>, usize) {
-        let eps = self.eps();
+        // ε ∈ [10⁻³, 10⁻¹]: always a valid tolerance. Each setting searches
+        // to ε itself (not the efficient default's ε/4).
+        let eps = Tolerance::new(self.eps()).expect("a tolerance in [1e-3, 0.1]");
+        let efficient = FpmeSettings {
+            eps: eps.clone(),
+            ..FpmeSettings::efficient(eps.clone())
+        };
         match self.setting % 4 {
             0 => (FpmeSettings::paper(eps), 4),
-            1 => (FpmeSettings::efficient(eps), 1),
+            1 => (efficient, 1),
             2 => (
                 FpmeSettings {
                     lambda: LambdaRule::Both,
-                    ..FpmeSettings::efficient(eps)
+                    ..efficient
                 },
                 1,
             ),
@@ -166,8 +172,8 @@ pub fn check(case: &FpmeCase) -> Result<Ending, String> {
     }
     let searched = est.trade_off.as_ref().is_some_and(|t| t.lambda.is_some());
     if settings.strategy == Strategy::Paper {
-        let expected =
-            paper_query_count(m, k, cycles, &settings.eps, searched).map_err(|e| e.to_string())?;
+        let expected = paper_query_count(m, k, cycles, settings.eps.get(), searched)
+            .map_err(|e| e.to_string())?;
         if oracle.posed() != expected {
             return Err(format!(
                 "{case:?}: {} queries, the paper strategy asks {expected}",
@@ -175,7 +181,7 @@ pub fn check(case: &FpmeCase) -> Result<Ending, String> {
             ));
         }
     }
-    let procedure = FpmeProcedure::with_settings(groups.clone(), settings.clone());
+    let procedure = Fpme::new(groups.clone(), settings.clone());
     if let Some(most) = procedure.expected_queries() {
         if oracle.posed() > most {
             return Err(format!(
@@ -193,7 +199,7 @@ pub fn check(case: &FpmeCase) -> Result<Ending, String> {
     }
     if oracle.in_band_queries() == 0 {
         let (ea, _, _) = errors(&psi, &est.a, &est.b, &est.lambda);
-        let limit = (q as f64).sqrt() * settings.eps;
+        let limit = (q as f64).sqrt() * *settings.eps;
         if ea > limit {
             return Err(format!(
                 "{case:?}: exact answers but ||a - a^|| = {ea:e} > sqrt(q) eps = {limit:e}"
@@ -213,7 +219,7 @@ pub fn check(case: &FpmeCase) -> Result<Ending, String> {
         let shapes = theorem1_bound(
             m,
             q,
-            settings.eps,
+            *settings.eps,
             0.0,
             *rho,
             rho / (1.0 + (q as f64).sqrt()),

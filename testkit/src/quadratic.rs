@@ -15,8 +15,9 @@ use metric_elicitation::elicit::qpme::{check_metric, qpme, Design, Estimator, Qp
 use metric_elicitation::error::Error;
 use metric_elicitation::geometry::groups::{GroupRates, Groups, Rates};
 use metric_elicitation::geometry::sphere::Sphere;
-use metric_elicitation::metric::quadratic::{FairQuadraticMetric, GradientField, QuadraticMetric};
+use metric_elicitation::metric::quadratic::{FairQuadraticMetric, QuadraticMetric};
 use metric_elicitation::oracle::{Counted, Noisy, Scripted};
+use metric_elicitation::search::Tolerance;
 use metric_elicitation::search::{golden_max_queries, Strategy};
 use nalgebra::{DMatrix, DVector};
 
@@ -85,7 +86,7 @@ pub fn qpme_noisy(data: &[u8]) -> Result<(), String> {
 fn settings(case: &QuadraticCase) -> QpmeSettings<f64> {
     let mut s = QpmeSettings {
         estimator: case.estimator(),
-        ..QpmeSettings::efficient(1e-3, 5e-3)
+        ..QpmeSettings::efficient(Tolerance::new(1e-3).expect("a valid tolerance"), 5e-3)
     };
     if case.size & 0x40 != 0 {
         s.lpme.strategy = Strategy::Bisection;
@@ -213,11 +214,8 @@ fn fair_case(case: &QuadraticCase) -> Result<(), String> {
     };
     let s = settings(case);
     let fs = FairSettings {
-        lpme: s.lpme,
-        small_radius: s.small_radius,
-        estimator: s.estimator,
-        window: s.window,
         origin_from_a: s.estimator == Estimator::Fit,
+        qpme: s,
     };
     let (tm, gm) = (metric.clone(), groups.clone());
     let noisy = Noisy::new(
@@ -247,7 +245,7 @@ fn fair_case(case: &QuadraticCase) -> Result<(), String> {
     // strategies, 4 159 of them exact and quiet) reached at ε = 10⁻³:
     // ‖a − â‖ 4.9e-4, |λ − λ̂| 0.031, Σ‖B^{uv} − B̂^{uv}‖_F 0.84 (of at most
     // 4 under the normalization ½Σ‖B^{uv}‖_F = 1; a sign flip of B̂ is 4).
-    if case.eps_omega() == 0.0 && fs.estimator == Estimator::Fit && est.warnings.is_empty() {
+    if case.eps_omega() == 0.0 && fs.qpme.estimator == Estimator::Fit && est.warnings.is_empty() {
         let (ea, eb, el) = metric.errors(&est.a, &est.b, &est.lambda);
         if ea > 0.01 || el > 0.25 || eb > 2.0 {
             return Err(format!(

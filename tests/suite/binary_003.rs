@@ -6,6 +6,7 @@ use metric_elicitation::elicit::binary::{
     elicit_lfpm, elicit_lpm, maximize_upper, minimize_lower, solve_prop4, Alg3Settings,
     Monotonicity,
 };
+use metric_elicitation::search::Tolerance;
 
 use metric_elicitation::geometry::binary::{
     bayes_confusion, boundary_point, inverse_bayes_confusion,
@@ -31,7 +32,7 @@ fn unknown_monotonicity_costs_one_query_and_finds_the_same_metric() {
         let a = elicit_lpm(
             &pop,
             &mut Simulated::new(truth.clone()),
-            &0.02,
+            &Tolerance::new(0.02).unwrap(),
             Strategy::Paper,
             known,
         )
@@ -39,7 +40,7 @@ fn unknown_monotonicity_costs_one_query_and_finds_the_same_metric() {
         let b = elicit_lpm(
             &pop,
             &mut Simulated::new(truth),
-            &0.02,
+            &Tolerance::new(0.02).unwrap(),
             Strategy::Paper,
             Monotonicity::Unknown,
         )
@@ -115,7 +116,7 @@ proptest! {
         let truth = Lfpm::new(p11, p00, q11, q00, q0).unwrap();
         truth.check_assumption2(&zeta).unwrap();
         let pop = LogisticUniform::new(5.0).unwrap();
-        let up = maximize_upper(&pop, &mut Simulated::new(truth.clone()), &1e-12, Strategy::Golden).unwrap();
+        let up = maximize_upper(&pop, &mut Simulated::new(truth.clone()), &Tolerance::new(1e-12).unwrap(), Strategy::Golden).unwrap();
         prop_assume!(up.confusion.tp > 1e-9 && up.confusion.tn > 1e-9);
         let tau = truth.value(&up.confusion);
         let s = (p11 - tau * q11).hypot(p00 - tau * q00);
@@ -142,7 +143,7 @@ fn alg2_minimizes_on_the_lower_boundary() {
     let low = minimize_lower(
         &pop,
         &mut Simulated::new(truth.clone()),
-        &1e-6,
+        &Tolerance::new(1e-6).unwrap(),
         Strategy::Paper,
     )
     .unwrap();
@@ -192,15 +193,12 @@ fn bad_input_gets_typed_errors() {
             other => panic!("expected an Assumption error for {condition}, got {other:?}"),
         }
     }
-    for eps in [0.0, -0.1, f64::NAN] {
-        let r = elicit_lpm(
-            &pop,
-            &mut Simulated::new(Lpm::from_angle(&0.3).unwrap()),
-            &eps,
-            Strategy::Paper,
-            Monotonicity::Unknown,
-        );
-        assert!(matches!(r, Err(Error::InvalidEpsilon { .. })));
+    // A tolerance is checked once, when it is made.
+    for eps in [0.0, -0.1, f64::NAN, f64::INFINITY] {
+        assert!(matches!(
+            Tolerance::new(eps),
+            Err(Error::InvalidEpsilon { .. })
+        ));
     }
     assert!(FiniteBinary::new(Vec::<(f64, bool)>::new()).is_err());
     assert!(FiniteBinary::new(vec![(0.5, true), (f64::NAN, false)]).is_err());
@@ -211,7 +209,7 @@ fn bad_input_gets_typed_errors() {
     let err = elicit_lfpm(
         &pop,
         &mut Simulated::new(broken),
-        &0.05,
+        &Tolerance::new(0.05).unwrap(),
         Strategy::Paper,
         Alg3Settings::default(),
     )
@@ -226,7 +224,7 @@ fn bad_input_gets_typed_errors() {
     let err = elicit_lfpm(
         &pop,
         &mut oracle,
-        &0.05,
+        &Tolerance::new(0.05).unwrap(),
         Strategy::Paper,
         Alg3Settings::default(),
     )

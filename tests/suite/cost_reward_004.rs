@@ -1,21 +1,23 @@
 //! 004: cost and reward infused elicitation, its frontier, its metric, and
 //! the 004 §5 population at scale.
 
+use metric_elicitation::diagnostics::Cause;
+use metric_elicitation::driver::adapter::{Adapter, Family};
+use metric_elicitation::driver::adapters::cost_reward::{CostRewardAdapter, CostRewardFamily};
 use metric_elicitation::elicit::cost_reward::{
-    elicit_cost_reward, paper_queries, CostReward, CostRewardFamily, CostRewardSettings,
-    CostRewardSpace,
+    elicit_cost_reward, paper_queries, CostRewardSettings, CostRewardSpace,
 };
 use metric_elicitation::elicit::multiclass::Reference;
-use metric_elicitation::elicit::procedure::{Family, Procedure, Search};
-use metric_elicitation::elicit::Cause;
+use metric_elicitation::elicit::{Elicitation, Search};
 use metric_elicitation::error::Error;
 use metric_elicitation::geometry::frontier::{optimum, Frontier};
 use metric_elicitation::metric::cost_reward::{Attribute, CostRewardMetric, Kind, Space};
 use metric_elicitation::oracle::{Counted, Simulated};
 use metric_elicitation::population::{ExpectedMulticlass, MulticlassPopulation};
+use metric_elicitation::search::Tolerance;
 
+use metric_elicitation::driver::spec::{PopulationSpec, Spec};
 use metric_elicitation::search::Strategy;
-use metric_elicitation::spec::{PopulationSpec, Spec};
 use nalgebra::DVector;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
@@ -183,7 +185,7 @@ fn small_first_weight_is_reported_and_auto_reference_helps() {
     let run = |reference| {
         let mut oracle = Counted::new(Simulated::new(truth.clone()));
         let settings = CostRewardSettings {
-            eps: 1e-3,
+            eps: Tolerance::new(1e-3).unwrap(),
             strategy: Strategy::Paper,
             reference,
         };
@@ -235,24 +237,17 @@ metric = { accuracy = [0.10, 0.05], speed = 0.05, cost = 0.80 }
 fn procedure_interface() {
     assert_eq!(CostRewardFamily::NAME, "cost-reward");
     let s = spec(SPEC);
-    let search = Search {
-        eps: 1e-3,
-        strategy: Strategy::Paper,
-    };
-    let proc: CostReward<f64> = <CostReward<f64> as Procedure<f64>>::new(
-        s.settings().unwrap(),
-        search.clone(),
-        &s.population,
-    )
-    .unwrap();
-    assert_eq!(proc.expected_queries(), Some(120));
+    let search = Search::new(1e-3, Strategy::Paper).unwrap();
+    let proc = CostRewardAdapter::<f64>::new(s.settings().unwrap(), search.clone(), &s.population)
+        .unwrap();
+    assert_eq!(proc.algorithm().expected_queries(), Some(120));
     let metric = match &s.oracle {
-        metric_elicitation::spec::OracleSpec::Simulated { metric, .. } => metric.clone(),
+        metric_elicitation::driver::spec::OracleSpec::Simulated { metric, .. } => metric.clone(),
         _ => unreachable!(),
     };
     let truth = proc.truth(&metric).unwrap();
     let mut oracle = Counted::new(Simulated::new(truth.clone()));
-    let est = proc.elicit(&mut oracle).unwrap();
+    let est = proc.algorithm().elicit(&mut oracle).unwrap();
     assert_eq!(oracle.posed(), 120);
     let report = proc.report(&est, Some(&truth));
     for key in ["accuracy", "speed", "cost"] {
@@ -261,7 +256,7 @@ fn procedure_interface() {
     }
     assert!(report.error.unwrap() < 5e-3);
     assert!(report.words.contains("speed") && report.words.contains("cost"));
-    let point = CostRewardSpace::new(proc.population(), proc.attributes())
+    let point = CostRewardSpace::new(proc.algorithm().population(), proc.algorithm().attributes())
         .unwrap()
         .statistics(0, 3, &0.5)
         .unwrap();
@@ -272,7 +267,7 @@ fn procedure_interface() {
             attribute: 1
         }
     );
-    let view = proc.present(&point);
+    let view = proc.view(&point);
     assert_eq!(view.rows.len(), 4);
     assert!(
         view.rows[3].starts_with("cost (cost in [-0.3, 0])"),
@@ -306,19 +301,13 @@ fn procedure_interface() {
     ));
     let s2 = spec(&SPEC.replace("kind = \"cost\"", "kind = \"price\""));
     assert!(matches!(
-        <CostReward<f64> as Procedure<f64>>::new(
-            s2.settings().unwrap(),
-            search.clone(),
-            &s2.population
-        ),
+        CostRewardAdapter::<f64>::new(s2.settings().unwrap(), search.clone(), &s2.population),
         Err(Error::InvalidArgument { .. })
     ));
     let wrong = PopulationSpec::Synthetic003 {
-        a: metric_elicitation::spec::Num::Float(5.0),
+        a: metric_elicitation::driver::spec::Num::Float(5.0),
     };
-    assert!(
-        <CostReward<f64> as Procedure<f64>>::new(s.settings().unwrap(), search, &wrong).is_err()
-    );
+    assert!(CostRewardAdapter::<f64>::new(s.settings().unwrap(), search, &wrong).is_err());
 }
 
 /// Every Table 1 row's example spec parses and runs.
@@ -337,17 +326,13 @@ fn example_specs_run() {
         if let PopulationSpec::Synthetic004 { rows, .. } = &mut s.population {
             *rows = 20_000;
         }
-        let search = Search {
-            eps: 1e-3,
-            strategy: s.strategy_or(Strategy::Golden).unwrap(),
-        };
-        let proc: CostReward<f64> =
-            <CostReward<f64> as Procedure<f64>>::new(s.settings().unwrap(), search, &s.population)
-                .unwrap();
-        if let metric_elicitation::spec::OracleSpec::Simulated { metric, .. } = &s.oracle {
+        let search = Search::new(1e-3, s.strategy_or(Strategy::Golden).unwrap()).unwrap();
+        let proc =
+            CostRewardAdapter::<f64>::new(s.settings().unwrap(), search, &s.population).unwrap();
+        if let metric_elicitation::driver::spec::OracleSpec::Simulated { metric, .. } = &s.oracle {
             let truth = proc.truth(metric).unwrap();
             let mut oracle = Counted::new(Simulated::new(truth.clone()));
-            let est = proc.elicit(&mut oracle).unwrap();
+            let est = proc.algorithm().elicit(&mut oracle).unwrap();
             assert!(
                 proc.report(&est, Some(&truth)).error.unwrap() < 5e-3,
                 "{name}"

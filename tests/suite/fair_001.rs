@@ -4,20 +4,24 @@
 //! restricted oracles under budgets, transcripts and replay. Run with
 //! `--nocapture` to see the tables.
 
+use metric_elicitation::diagnostics::Cause;
+use metric_elicitation::driver::adapter::{Adapter, Family};
+use metric_elicitation::driver::adapters::fair::{FpmeAdapter, FpmeFamily, FpmeFields};
 use metric_elicitation::elicit::fpme::{
     distance_from_optimum, errors, fpme, paper_query_count, reconstruct, trade_off, DeltaRule,
-    Fpme, FpmeProcedure, FpmeSettings, FpmeSpec, LambdaRule, TradeOffSearch,
+    FpmeSettings, LambdaRule, TradeOffSearch,
 };
-use metric_elicitation::elicit::procedure::{Family, Procedure, Search};
-use metric_elicitation::elicit::Cause;
+use metric_elicitation::elicit::{Elicitation, Search};
 use metric_elicitation::geometry::groups::{
     centre, trivial, Embedding, GroupRates, Groups, Partitions, Restricted,
 };
 use metric_elicitation::metric::fair::FairMetric;
+use metric_elicitation::oracle::Metric;
 use metric_elicitation::oracle::{Counted, Replay, Simulated, Transcript};
+use metric_elicitation::search::Tolerance;
 
+use metric_elicitation::driver::spec::Spec;
 use metric_elicitation::search::Strategy;
-use metric_elicitation::spec::Spec;
 use metric_elicitation::Error;
 use nalgebra::DVector;
 use proptest::prelude::*;
@@ -84,7 +88,7 @@ fn alg4_with_exact_estimates_is_within_half_eps() {
             let mut oracle = Counted::new(Simulated::new(psi.bind(&groups).unwrap()));
             for (strategy, eps) in [(Strategy::Paper, 1e-3), (Strategy::Golden, 1e-4)] {
                 let search = TradeOffSearch {
-                    eps,
+                    eps: Tolerance::new(eps).unwrap(),
                     strategy,
                     group: None,
                 };
@@ -128,14 +132,24 @@ fn query_counts_are_exact() {
         for seed in 0..2 {
             let (groups, psi) = instance(m, k, 100 + seed);
             let mut oracle = Counted::new(Simulated::new(psi.bind(&groups).unwrap()));
-            let est = fpme(&groups, &mut oracle, &FpmeSettings::paper(1e-3)).unwrap();
+            let est = fpme(
+                &groups,
+                &mut oracle,
+                &FpmeSettings::paper(Tolerance::new(1e-3).unwrap()),
+            )
+            .unwrap();
             assert_eq!(oracle.posed(), expected, "m={m} k={k}");
             assert_eq!(est.queries.total(), expected);
             assert_eq!(est.queries.trade_off, 40);
             let (ea, _, _) = errors(&psi, &est.a, &est.b, &est.lambda);
             assert!(ea < 1e-3, "m={m} k={k}: a error {ea}");
             let mut oracle = Counted::new(Simulated::new(psi.bind(&groups).unwrap()));
-            let eff = fpme(&groups, &mut oracle, &FpmeSettings::efficient(2.5e-4)).unwrap();
+            let eff = fpme(
+                &groups,
+                &mut oracle,
+                &FpmeSettings::efficient(Tolerance::new(1e-3).unwrap()),
+            )
+            .unwrap();
             assert!(
                 oracle.posed() * 100 <= expected * 15,
                 "m={m} k={k}: {}",
@@ -151,7 +165,7 @@ fn query_counts_are_exact() {
         let mut oracle = Counted::new(Simulated::new(psi.bind(&groups).unwrap()));
         let settings = FpmeSettings {
             cycles,
-            ..FpmeSettings::paper(eps)
+            ..FpmeSettings::paper(Tolerance::new(eps).unwrap())
         };
         fpme(&groups, &mut oracle, &settings).unwrap();
         assert_eq!(
@@ -167,7 +181,12 @@ fn query_counts_are_exact() {
 fn cost_convention_gives_nonnegative_weights() {
     let (groups, psi) = instance(3, 3, 5);
     let mut oracle = Counted::new(Simulated::new(psi.bind(&groups).unwrap()));
-    let est = fpme(&groups, &mut oracle, &FpmeSettings::efficient(1e-4)).unwrap();
+    let est = fpme(
+        &groups,
+        &mut oracle,
+        &FpmeSettings::efficient(Tolerance::new(4e-4).unwrap()),
+    )
+    .unwrap();
     assert!(est.a.iter().all(|x| *x > -1e-3));
     assert!(psi.a().dot(&est.a) > 0.99);
     let (_, eb, el) = errors(&psi, &est.a, &est.b, &est.lambda);
@@ -190,30 +209,31 @@ kind = "simulated"
 metric = { a = [0.6, 0.8], b = [[0.8, 0.6]], lambda = 0.3 }
 "#;
 
-fn build(spec: &Spec) -> Result<FpmeProcedure<f64>, Error> {
-    let settings: FpmeSpec = spec.settings()?;
+fn build(spec: &Spec) -> Result<FpmeAdapter<f64>, Error> {
+    let fields: FpmeFields = spec.settings()?;
     let eps: f64 = spec.epsilon()?.to_scalar("epsilon")?;
-    let strategy = spec.strategy_or(<FpmeProcedure<f64> as Procedure<f64>>::default_strategy())?;
-    FpmeProcedure::new(settings, Search { eps, strategy }, &spec.population)
+    let strategy = spec.strategy_or(FpmeAdapter::<f64>::default_strategy())?;
+    FpmeAdapter::new(fields, Search::new(eps, strategy)?, &spec.population)
 }
 
 #[test]
 fn procedure_interface() {
-    assert_eq!(Fpme::NAME, "fpme");
+    assert_eq!(FpmeFamily::NAME, "fpme");
     let s = spec(SPEC);
     let p = build(&s).unwrap();
     let metric = match &s.oracle {
-        metric_elicitation::spec::OracleSpec::Simulated { metric, .. } => metric.clone(),
+        metric_elicitation::driver::spec::OracleSpec::Simulated { metric, .. } => metric.clone(),
         _ => unreachable!(),
     };
     let truth = p.truth(&metric).unwrap();
     // the default is the efficient setting at the paper's accuracy
-    assert_eq!(p.settings().strategy, Strategy::Golden);
-    assert_eq!(p.settings().lambda, LambdaRule::ClosedForm);
-    assert_eq!(p.settings().eps, 0.001 / 4.0);
-    let mut oracle = Counted::new(Simulated::new(|r: &GroupRates<f64>| p.value(&truth, r)));
-    let est = p.elicit(&mut oracle).unwrap();
-    assert!(oracle.posed() <= p.expected_queries().unwrap());
+    let settings = p.algorithm().settings();
+    assert_eq!(settings.strategy, Strategy::Golden);
+    assert_eq!(settings.lambda, LambdaRule::ClosedForm);
+    assert_eq!(*settings.eps, 0.001 / 4.0);
+    let mut oracle = Counted::new(Simulated::new(|r: &GroupRates<f64>| truth.value(r)));
+    let est = p.algorithm().elicit(&mut oracle).unwrap();
+    assert!(oracle.posed() <= p.algorithm().expected_queries().unwrap());
     let report = p.report(&est, Some(&truth));
     for key in ["a", "b", "lambda"] {
         assert!(report.elicited.get(key).is_some(), "{key}");
@@ -229,7 +249,7 @@ fn procedure_interface() {
             > 0
     );
     // `ask` shows each group's error rates side by side
-    let view = p.present(
+    let view = p.view(
         &GroupRates::new(&[
             DVector::from_vec(vec![0.1, 0.25]),
             DVector::from_vec(vec![0.3, 0.05]),
@@ -251,10 +271,10 @@ fn procedure_interface() {
         "epsilon = 0.001\nsearch = \"paper\"\ncycles = 4\norder = \"paper\"\nstop_early = false\ndelta = \"paper\"\nlambda = \"search\"\ntrade_off_group = 1\nsearch_epsilon = 0.001\n",
     ));
     let p2 = build(&paper).unwrap();
-    let mut oracle = Counted::new(Simulated::new(|r: &GroupRates<f64>| p2.value(&truth, r)));
-    let est = p2.elicit(&mut oracle).unwrap();
+    let mut oracle = Counted::new(Simulated::new(|r: &GroupRates<f64>| truth.value(r)));
+    let est = p2.algorithm().elicit(&mut oracle).unwrap();
     assert_eq!(oracle.posed(), 574);
-    assert_eq!(p2.expected_queries(), Some(574));
+    assert_eq!(p2.algorithm().expected_queries(), Some(574));
     assert!(est.lambda_search.is_some());
 }
 
@@ -355,7 +375,9 @@ fn bad_input_is_a_typed_error_naming_the_field() {
             "unknown variant",
         ),
     ] {
-        let err = build(&spec(&SPEC.replace(from, to))).unwrap_err();
+        let Err(err) = build(&spec(&SPEC.replace(from, to))) else {
+            panic!("{to}: accepted")
+        };
         assert!(err.to_string().contains(needle), "{to}: {err}");
     }
     let wrong = spec(
@@ -367,9 +389,8 @@ fn bad_input_is_a_typed_error_naming_the_field() {
             .replace("classes = 2\ntau = [[0.3, 0.6], [0.7, 0.4]]\n", ""),
     );
     assert!(build(&wrong)
-        .unwrap_err()
-        .to_string()
-        .contains("population.kind"));
+        .err()
+        .is_some_and(|e| e.to_string().contains("population.kind")));
 }
 
 /// The restricted oracles go through the inner oracle: a budget stops the
@@ -377,7 +398,7 @@ fn bad_input_is_a_typed_error_naming_the_field() {
 #[test]
 fn budgets_transcripts_and_replay() {
     let (groups, psi) = instance(3, 2, 11);
-    let settings = FpmeSettings::paper(1e-2);
+    let settings = FpmeSettings::paper(Tolerance::new(1e-2).unwrap());
     let mut oracle = Counted::new(Simulated::new(psi.bind(&groups).unwrap()))
         .with_budget(500)
         .unwrap();
@@ -478,7 +499,7 @@ fn unidentifiable_lambda_is_reported() {
         psi.b(),
         psi.lambda(),
         &TradeOffSearch {
-            eps: 1e-3,
+            eps: Tolerance::new(1e-3).unwrap(),
             strategy: Strategy::Paper,
             group: None,
         },
@@ -490,7 +511,12 @@ fn unidentifiable_lambda_is_reported() {
     assert_eq!(t.warnings[0].cause, Cause::Unidentifiable);
     // the whole procedure still answers, with the closed form
     let mut oracle = Counted::new(Simulated::new(psi.bind(&groups).unwrap()));
-    let est = fpme(&groups, &mut oracle, &FpmeSettings::paper(1e-3)).unwrap();
+    let est = fpme(
+        &groups,
+        &mut oracle,
+        &FpmeSettings::paper(Tolerance::new(1e-3).unwrap()),
+    )
+    .unwrap();
     if est.lambda_search.is_none() {
         assert!(est
             .warnings
@@ -509,12 +535,12 @@ fn example_spec_runs() {
     let s = Spec::load(&path).unwrap();
     let p = build(&s).unwrap();
     let metric = match &s.oracle {
-        metric_elicitation::spec::OracleSpec::Simulated { metric, .. } => metric.clone(),
+        metric_elicitation::driver::spec::OracleSpec::Simulated { metric, .. } => metric.clone(),
         _ => unreachable!(),
     };
     let truth = p.truth(&metric).unwrap();
-    let mut oracle = Counted::new(Simulated::new(|r: &GroupRates<f64>| p.value(&truth, r)));
-    let est = p.elicit(&mut oracle).unwrap();
+    let mut oracle = Counted::new(Simulated::new(|r: &GroupRates<f64>| truth.value(r)));
+    let est = p.algorithm().elicit(&mut oracle).unwrap();
     assert_eq!(oracle.posed(), 707);
     let report = p.report(&est, Some(&truth));
     println!(

@@ -2,14 +2,15 @@
 //! 2–3 beside the paper, Thms. 1–2, query counts, populations, geometry,
 //! bad input. Run with `--nocapture` to see the tables.
 
+use metric_elicitation::diagnostics::Cause;
 use metric_elicitation::elicit::lpme::{lpme, LpmeSettings, Orthant};
 use metric_elicitation::elicit::multiclass::{elicit_dlpm, nu, DlpmSettings, Reference};
-use metric_elicitation::elicit::Cause;
 use metric_elicitation::geometry::sphere::{
     angles_from_unit, orthant_ranges, unit_from_angles, AngleSlice, Sign, Sphere,
 };
 use metric_elicitation::oracle::{Counted, Simulated};
 use metric_elicitation::population::{FiniteMulticlass, LogisticMulticlass, MulticlassPopulation};
+use metric_elicitation::search::Tolerance;
 
 use metric_elicitation::search::Strategy;
 use metric_elicitation::Error;
@@ -53,7 +54,7 @@ proptest! {
         let sphere = Sphere::new(DVector::from_element(truth.len(), 0.3), 0.05).unwrap();
         let t = truth.clone();
         let mut oracle = Simulated::new(move |z: &DVector<f64>| t.dot(z));
-        let settings = LpmeSettings::paper(1e-4, Strategy::ALL[strategy], 6);
+        let settings = LpmeSettings::paper(Tolerance::new(1e-4).unwrap(), Strategy::ALL[strategy], 6);
         let est = lpme(&sphere, &mut oracle, &settings).unwrap();
         for (s, x) in est.signs.iter().zip(truth.iter()) {
             prop_assert_eq!(*s == Sign::Positive, *x > 0.0);
@@ -149,7 +150,7 @@ fn bad_input_gets_typed_errors() {
     let mut oracle = Simulated::new(|z: &DVector<f64>| z.sum());
     let bad = |cycles, orthant| LpmeSettings {
         orthant,
-        ..LpmeSettings::paper(0.01, Strategy::Paper, cycles)
+        ..LpmeSettings::paper(Tolerance::new(0.01).unwrap(), Strategy::Paper, cycles)
     };
     assert!(lpme(&sphere, &mut oracle, &bad(0, Orthant::Detect)).is_err());
     assert!(lpme(
@@ -159,11 +160,7 @@ fn bad_input_gets_typed_errors() {
     )
     .is_err());
     assert!(matches!(
-        lpme(
-            &sphere,
-            &mut oracle,
-            &LpmeSettings::paper(-1.0, Strategy::Paper, 2)
-        ),
+        Tolerance::new(-1.0),
         Err(Error::InvalidEpsilon { .. })
     ));
     // DLPM with a vanishing reference weight: the consistent set reaches
@@ -173,7 +170,7 @@ fn bad_input_gets_typed_errors() {
     let est = elicit_dlpm(
         &pop,
         &mut oracle,
-        &DlpmSettings::paper(0.01, Strategy::Paper),
+        &DlpmSettings::paper(Tolerance::new(0.01).unwrap(), Strategy::Paper),
     )
     .unwrap();
     assert_eq!(est.bounds[0].0, 0.0);
@@ -196,7 +193,7 @@ fn dlpm_auto_reference_recovers_a_small_first_weight() {
         let t = t.clone();
         let mut oracle = Counted::new(Simulated::new(move |d: &DVector<f64>| t.dot(d)));
         let settings = DlpmSettings {
-            eps: 1e-3,
+            eps: Tolerance::new(1e-3).unwrap(),
             strategy: Strategy::Paper,
             reference,
         };

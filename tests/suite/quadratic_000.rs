@@ -3,31 +3,34 @@
 //! query counts against the formulas; typed errors for metrics outside the
 //! assumptions; the four procedures end to end; the SVD at 256 bits.
 
+use metric_elicitation::diagnostics::Cause;
+use metric_elicitation::driver::adapter::{Adapter, Point};
+use metric_elicitation::driver::adapters::quadratic::{
+    CubicAdapter, CubicFields, FairQpmeAdapter, FairQpmeFields, QpmeAdapter, QpmeFields,
+    QpmeTradeoffAdapter, QpmeTradeoffFields,
+};
+use metric_elicitation::driver::spec::{Num, PopulationSpec};
 use metric_elicitation::elicit::cubic::{cubic_with, two_level, CubicDesign};
 use metric_elicitation::elicit::fair_qpme::{
     fair_qpme, fair_qpme_with, tradeoff, FairExactProbe, FairSettings, Known,
 };
 use metric_elicitation::elicit::lpme::LpmeSettings;
-use metric_elicitation::elicit::procedure::{Procedure, Search};
 use metric_elicitation::elicit::qpme::{
     check_metric, closed_form, qpme, qpme_with, CentreProbe, Design, Estimator, ExactProbe,
     QpmeSettings,
 };
-use metric_elicitation::elicit::quadratic_procedures::{
-    Cubic, CubicOptions, FairQpme, FairQpmeOptions, Qpme, QpmeOptions, QpmeTradeoff,
-    TradeoffOptions,
-};
-use metric_elicitation::elicit::Cause;
+use metric_elicitation::elicit::{Elicitation, Search};
 use metric_elicitation::geometry::groups::{GroupRates, Rates};
 use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::metric::quadratic::{FairQuadraticMetric, GradientField, QuadraticMetric};
 use metric_elicitation::metric::random::{
     random_cubic, random_fair, random_groups, random_quadratic, Shape,
 };
+use metric_elicitation::oracle::Metric;
 use metric_elicitation::oracle::{Counted, Simulated};
 use metric_elicitation::prelude::*;
 use metric_elicitation::search::Strategy;
-use metric_elicitation::spec::{Num, PopulationSpec};
+use metric_elicitation::search::Tolerance;
 use metric_elicitation::Error;
 use nalgebra::{dmatrix, dvector, DVector};
 use proptest::prelude::*;
@@ -124,10 +127,12 @@ macro_rules! exactness_suite {
                     let groups = random_groups::<T>(&mut rng, k, m, rates, None).unwrap();
                     let metric = random_fair::<T>(&mut rng, groups.dim(), m, rates).unwrap();
                     let settings = FairSettings {
-                        lpme: LpmeSettings::paper(T::ratio(1, 100), Strategy::Adaptive, 3),
-                        small_radius: T::ratio(1, 200),
-                        estimator: Estimator::Fit,
-                        window: None,
+                        qpme: QpmeSettings {
+                            lpme: LpmeSettings::paper(Tolerance::new(T::ratio(1, 100)).unwrap(), Strategy::Adaptive, 3),
+                            small_radius: T::ratio(1, 200),
+                            estimator: Estimator::Fit,
+                            window: None,
+                        },
                         origin_from_a: from_a,
                     };
                     match fair_qpme_with(&groups, &mut FairExactProbe::new(&metric, &groups), &settings) {
@@ -251,7 +256,7 @@ fn paper_strategy_query_counts_are_exact() {
         let m = metric.clone();
         let mut oracle = Counted::new(Simulated::new(move |r: &DVector<f64>| m.value(r)));
         let settings = QpmeSettings {
-            lpme: LpmeSettings::paper(1e-2, Strategy::Paper, 4),
+            lpme: LpmeSettings::paper(Tolerance::new(1e-2).unwrap(), Strategy::Paper, 4),
             small_radius: 5e-3,
             estimator: Estimator::Fit,
             window: None,
@@ -266,10 +271,12 @@ fn paper_strategy_query_counts_are_exact() {
     let (t, g) = (metric.clone(), groups.clone());
     let mut oracle = Counted::new(Simulated::new(move |r: &GroupRates<f64>| -t.cost(r, &g)));
     let settings = FairSettings {
-        lpme: LpmeSettings::paper(1e-2, Strategy::Paper, 3),
-        small_radius: 5e-3,
-        estimator: Estimator::Fit,
-        window: None,
+        qpme: QpmeSettings {
+            lpme: LpmeSettings::paper(Tolerance::new(1e-2).unwrap(), Strategy::Paper, 3),
+            small_radius: 5e-3,
+            estimator: Estimator::Fit,
+            window: None,
+        },
         origin_from_a: false,
     };
     let est = fair_qpme(&groups, &mut oracle, &settings).unwrap();
@@ -310,7 +317,12 @@ fn qpme_with_comparisons_reaches_its_tolerance() {
         let sphere = Sphere::new(DVector::from_element(q, 1.0 / q as f64), 0.2).unwrap();
         let m = metric.clone();
         let mut oracle = Simulated::new(move |r: &DVector<f64>| m.value(r));
-        let est = qpme(&sphere, &mut oracle, &QpmeSettings::efficient(1e-5, 5e-3)).unwrap();
+        let est = qpme(
+            &sphere,
+            &mut oracle,
+            &QpmeSettings::efficient(Tolerance::new(1e-5).unwrap(), 5e-3),
+        )
+        .unwrap();
         let (ea, eb) = metric.errors(&est.a, &est.b);
         assert!(ea < 1e-3 && eb < 1e-2, "q={q}: {ea} {eb}");
     }
@@ -435,7 +447,7 @@ fn tradeoff_finds_lambda() {
                 &groups,
                 &known,
                 &mut oracle,
-                1e-6,
+                Tolerance::new(1e-6).unwrap(),
                 Strategy::Golden,
                 1e-2,
                 touching,
@@ -470,35 +482,28 @@ fn groups_population() -> PopulationSpec {
 
 #[test]
 fn procedures_end_to_end() {
-    let search = Search {
-        eps: 1e-4,
-        strategy: Strategy::Golden,
-    };
+    let search = Search::new(1e-4, Strategy::Golden).unwrap();
     // qpme
-    let p = Qpme::<f64>::new(
-        QpmeOptions::default(),
-        search.clone(),
-        &sphere_population(3),
-    )
-    .unwrap();
+    let p = QpmeAdapter::<f64>::new(QpmeFields::default(), search.clone(), &sphere_population(3))
+        .unwrap();
     let truth = p
         .truth(&serde_json::json!({"a": [0.5, 0.4, 0.3], "B": [[-0.4, 0.1, 0.0], [0.1, -0.3, 0.05], [0.0, 0.05, -0.2]]}))
         .unwrap();
-    let mut oracle = Counted::new(Simulated::new(|r: &DVector<f64>| p.value(&truth, r)));
-    let est = p.elicit(&mut oracle).unwrap();
+    let mut oracle = Counted::new(Simulated::new(|r: &DVector<f64>| truth.value(r)));
+    let est = p.algorithm().elicit(&mut oracle).unwrap();
     let report = p.report(&est, Some(&truth));
     assert!(report.error.unwrap() < 0.01, "{:?}", report.error);
     assert_eq!(report.elicited["B"].as_array().unwrap().len(), 3);
     // "About": the windows' crossings are not in the expected count.
-    assert!(oracle.queries() * 10 <= p.expected_queries().unwrap() * 13);
-    assert!(p.present(&DVector::from_element(3, 0.3)).rows[1].contains("P(h = 2 | Y = 2)"));
+    assert!(oracle.queries() * 10 <= p.algorithm().expected_queries().unwrap() * 13);
+    assert!(p.view(&DVector::from_element(3, 0.3)).rows[1].contains("P(h = 2 | Y = 2)"));
     // unknown settings are refused by name
-    let bad: Result<QpmeOptions, _> =
+    let bad: Result<QpmeFields, _> =
         serde_json::from_value(serde_json::json!({"smal_radius": 0.01}));
     assert!(bad.unwrap_err().to_string().contains("smal_radius"));
     // fair-qpme
-    let p = FairQpme::<f64>::new(
-        FairQpmeOptions::default(),
+    let p = FairQpmeAdapter::<f64>::new(
+        FairQpmeFields::default(),
         search.clone(),
         &groups_population(),
     )
@@ -508,31 +513,32 @@ fn procedures_end_to_end() {
             &serde_json::json!({"a": [0.6, 0.8], "B": [[[1.6, 0.0], [0.0, 1.2]]], "lambda": 0.4}),
         )
         .unwrap();
-    let mut oracle = Simulated::new(|r: &GroupRates<f64>| p.value(&truth, r));
-    let est = p.elicit(&mut oracle).unwrap();
+    let mut oracle = Simulated::new(|r: &GroupRates<f64>| truth.value(r));
+    let est = p.algorithm().elicit(&mut oracle).unwrap();
     assert!(p.report(&est, Some(&truth)).error.unwrap() < 0.01);
-    let view = p.present(&GroupRates::uniform(&dvector![0.5, 0.5], 2));
+    let view = p.view(&GroupRates::uniform(&dvector![0.5, 0.5], 2));
     assert_eq!(view.rows.len(), 6);
     // qpme-tradeoff
-    let options = TradeoffOptions {
+    let options = QpmeTradeoffFields {
         a: Some(serde_json::json!([0.6, 0.8])),
         b: Some(serde_json::json!([[[1.6, 0.0], [0.0, 1.2]]])),
         ..Default::default()
     };
-    let p = QpmeTradeoff::<f64>::new(options, search.clone(), &groups_population()).unwrap();
-    let mut oracle = Simulated::new(|r: &GroupRates<f64>| p.value(&truth, r));
-    let est = p.elicit(&mut oracle).unwrap();
+    let p = QpmeTradeoffAdapter::<f64>::new(options, search.clone(), &groups_population()).unwrap();
+    let mut oracle = Simulated::new(|r: &GroupRates<f64>| truth.value(r));
+    let est = p.algorithm().elicit(&mut oracle).unwrap();
     assert!(p.report(&est, Some(&truth)).error.unwrap() < 1e-3);
-    let missing = QpmeTradeoff::<f64>::new(
-        TradeoffOptions::default(),
+    let Err(missing) = QpmeTradeoffAdapter::<f64>::new(
+        QpmeTradeoffFields::default(),
         search.clone(),
         &groups_population(),
-    )
-    .unwrap_err();
+    ) else {
+        panic!("a trade-off without the known a and B was accepted")
+    };
     assert!(missing.to_string().contains("a"), "{missing}");
     // cubic
-    let p = Cubic::<f64>::new(
-        CubicOptions::default(),
+    let p = CubicAdapter::<f64>::new(
+        CubicFields::default(),
         search.clone(),
         &sphere_population(2),
     )
@@ -540,30 +546,27 @@ fn procedures_end_to_end() {
     let truth = p
         .truth(&serde_json::json!({"a": [0.8, 0.6], "B": [[-0.5, 0.1], [0.1, -0.3]], "C": [[[0.5, -0.2], [-0.2, 0.0]], [[-0.2, 0.0], [0.0, 0.1]]]}))
         .unwrap();
-    let mut oracle = Simulated::new(|r: &DVector<f64>| p.value(&truth, r));
-    let est = p.elicit(&mut oracle).unwrap();
+    let mut oracle = Simulated::new(|r: &DVector<f64>| truth.value(r));
+    let est = p.algorithm().elicit(&mut oracle).unwrap();
     assert!(p.report(&est, Some(&truth)).error.unwrap() < 0.1);
     let asym = p.truth(&serde_json::json!({"a": [0.8, 0.6], "B": [[-0.5, 0.1], [0.1, -0.3]], "C": [[[0.5, -0.2], [-0.1, 0.0]], [[-0.2, 0.0], [0.0, 0.1]]]}));
     assert!(matches!(asym, Err(Error::Assumption { .. })));
     // a population of the wrong kind
-    assert!(Qpme::<f64>::new(QpmeOptions::default(), search, &groups_population()).is_err());
+    assert!(QpmeAdapter::<f64>::new(QpmeFields::default(), search, &groups_population()).is_err());
 }
 
 #[test]
 fn push_away_distance_is_zero_at_each_small_sphere_optimum() {
-    let p = Qpme::<f64>::new(
-        QpmeOptions::default(),
-        Search {
-            eps: 1e-3,
-            strategy: Strategy::Golden,
-        },
+    let p = QpmeAdapter::<f64>::new(
+        QpmeFields::default(),
+        Search::new(1e-3, Strategy::Golden).unwrap(),
         &sphere_population(2),
     )
     .unwrap();
     let truth = p
         .truth(&serde_json::json!({"a": [0.6, 0.5], "B": [[-0.4, 0.1], [0.1, -0.3]]}))
         .unwrap();
-    let design = p.design();
+    let design = p.algorithm().design();
     for c in design.centres(1) {
         let sphere = design.small_sphere(c).unwrap();
         let u = metric_elicitation::elicit::qpme::exact_maximiser(&truth, &sphere).unwrap();
@@ -676,21 +679,18 @@ mod mpfr {
 /// through `elicit run`; this checks the errors).
 #[test]
 fn example_specs_run() {
-    use metric_elicitation::spec::{OracleSpec, Spec};
+    use metric_elicitation::driver::spec::{OracleSpec, Spec};
     use std::path::Path;
-    fn run<P: Procedure<f64>>(spec: &Spec) -> f64 {
+    fn run<P: Adapter<f64>>(spec: &Spec) -> f64 {
         let eps: f64 = spec.epsilon().unwrap().to_scalar("epsilon").unwrap();
-        let search = Search {
-            eps,
-            strategy: spec.strategy_or(P::default_strategy()).unwrap(),
-        };
+        let search = Search::new(eps, spec.strategy_or(P::default_strategy()).unwrap()).unwrap();
         let p = P::new(spec.settings().unwrap(), search, &spec.population).unwrap();
         let OracleSpec::Simulated { metric, .. } = &spec.oracle else {
             return 0.0;
         };
         let truth = p.truth(metric).unwrap();
-        let mut oracle = Simulated::new(|x: &P::Point| p.value(&truth, x));
-        let est = p.elicit(&mut oracle).unwrap();
+        let mut oracle = Simulated::new(|x: &Point<f64, P>| truth.value(x));
+        let est = p.algorithm().elicit(&mut oracle).unwrap();
         p.report(&est, Some(&truth)).error.unwrap()
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/specs");
@@ -705,10 +705,10 @@ fn example_specs_run() {
     ] {
         let spec = Spec::load(&dir.join(file)).unwrap();
         let error = match spec.procedure.as_str() {
-            "qpme" => run::<Qpme<f64>>(&spec),
-            "fair-qpme" => run::<FairQpme<f64>>(&spec),
-            "qpme-tradeoff" => run::<QpmeTradeoff<f64>>(&spec),
-            "cubic" => run::<Cubic<f64>>(&spec),
+            "qpme" => run::<QpmeAdapter<f64>>(&spec),
+            "fair-qpme" => run::<FairQpmeAdapter<f64>>(&spec),
+            "qpme-tradeoff" => run::<QpmeTradeoffAdapter<f64>>(&spec),
+            "cubic" => run::<CubicAdapter<f64>>(&spec),
             other => panic!("{other}"),
         };
         println!("{file}: error {error:e} (tolerance {tol:e})");
@@ -735,7 +735,7 @@ fn lpme_crosses_a_wrongly_detected_orthant_edge() {
         let t = metric.clone();
         let mut oracle = Simulated::new(move |r: &DVector<f64>| t.value(r));
         let settings = LpmeSettings {
-            eps: 1e-3,
+            eps: Tolerance::new(1e-3).unwrap(),
             strategy: Strategy::Golden,
             cycles: 1,
             orthant,
@@ -789,7 +789,7 @@ fn lpme_near_reaches_the_optimum_from_any_prediction() {
             let t = truth.clone();
             let mut oracle = Simulated::new(move |z: &DVector<f64>| t.dot(z));
             let settings = LpmeSettings {
-                eps: 1e-4,
+                eps: Tolerance::new(1e-4).unwrap(),
                 strategy: Strategy::Golden,
                 cycles: 1,
                 orthant: Orthant::Detect,
@@ -808,7 +808,7 @@ fn lpme_near_reaches_the_optimum_from_any_prediction() {
     }
     let sphere = Sphere::new(dvector![0.3, 0.3], 0.1).unwrap();
     let mut oracle = Simulated::new(|z: &DVector<f64>| z.sum());
-    let s = LpmeSettings::paper(1e-3, Strategy::Golden, 1);
+    let s = LpmeSettings::paper(Tolerance::new(1e-3).unwrap(), Strategy::Golden, 1);
     assert!(lpme_near(&sphere, &mut oracle, &s, &dvector![0.0, 0.0], &0.1).is_err());
     assert!(lpme_near(&sphere, &mut oracle, &s, &dvector![1.0], &0.1).is_err());
     assert!(lpme_near(&sphere, &mut oracle, &s, &dvector![1.0, 0.0], &0.0).is_err());
@@ -838,7 +838,7 @@ fn qpme_windows_save_queries_at_the_same_accuracy() {
             ] {
                 let settings = QpmeSettings {
                     window,
-                    ..QpmeSettings::efficient(1e-2, 5e-3)
+                    ..QpmeSettings::efficient(Tolerance::new(1e-2).unwrap(), 5e-3)
                 };
                 let m = metric.clone();
                 let mut oracle = Counted::new(Simulated::new(move |r: &DVector<f64>| m.value(r)));
@@ -860,24 +860,21 @@ fn qpme_windows_save_queries_at_the_same_accuracy() {
             "q={q}: mean errors {errors:?}"
         );
     }
-    let search = Search {
-        eps: 1e-2,
-        strategy: Strategy::Golden,
-    };
+    let search = Search::new(1e-2, Strategy::Golden).unwrap();
     let with = |window: f64| {
-        let options = QpmeOptions {
+        let options = QpmeFields {
             window: Some(Num::Float(window)),
-            ..QpmeOptions::default()
+            ..QpmeFields::default()
         };
-        Qpme::<f64>::new(options, search.clone(), &sphere_population(3))
+        QpmeAdapter::<f64>::new(options, search.clone(), &sphere_population(3))
     };
     let truth = serde_json::json!({"a": [0.5, 0.4, 0.3], "B": [[-0.4, 0.1, 0.0], [0.1, -0.3, 0.05], [0.0, 0.05, -0.2]]});
     let mut queries = Vec::new();
     for window in [0.0, 0.2] {
         let p = with(window).unwrap();
         let t = p.truth(&truth).unwrap();
-        let mut oracle = Counted::new(Simulated::new(|r: &DVector<f64>| p.value(&t, r)));
-        p.elicit(&mut oracle).unwrap();
+        let mut oracle = Counted::new(Simulated::new(|r: &DVector<f64>| t.value(r)));
+        p.algorithm().elicit(&mut oracle).unwrap();
         queries.push(oracle.queries());
     }
     assert!(queries[1] < queries[0], "{queries:?}");
@@ -898,7 +895,7 @@ fn memo_and_bound_metric_keep_the_answers() {
     let metric = random_quadratic::<f64>(&mut rng, q, Shape::Indefinite).unwrap();
     let sphere = Sphere::new(DVector::from_element(q, 1.0 / q as f64), 0.2).unwrap();
     let settings = QpmeSettings {
-        lpme: LpmeSettings::paper(1e-2, Strategy::Paper, 2),
+        lpme: LpmeSettings::paper(Tolerance::new(1e-2).unwrap(), Strategy::Paper, 2),
         small_radius: 5e-3,
         estimator: Estimator::Fit,
         window: None,

@@ -1,15 +1,15 @@
 //! Real data end to end (issue 13): fitting η̂, dataset populations, the
 //! sphere finder's certificate, ranking, NDCG and Kendall τ.
 
+use metric_elicitation::driver::rank::{
+    compare, compare_scores, kendall_tau_b, rank, Metric, PoolStatistics,
+};
+use metric_elicitation::driver::spec::Confusions;
 use metric_elicitation::fit::{fit_dataset, Columns, DatasetSettings, Regularization, Table};
 use metric_elicitation::geometry::feasible::Normalization;
 use metric_elicitation::population::{
     BinaryPopulation, DatasetPopulation, MulticlassPopulation, Side,
 };
-use metric_elicitation::rank::{
-    compare, compare_scores, kendall_tau_b, rank, Metric, PoolStatistics,
-};
-use metric_elicitation::spec::Confusions;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;

@@ -237,7 +237,7 @@ mod groups {
 }
 
 mod spec {
-    use metric_elicitation::spec::*;
+    use metric_elicitation::driver::spec::*;
     use serde::Deserialize;
     use serde_json::Value;
 

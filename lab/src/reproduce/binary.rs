@@ -16,6 +16,7 @@ use metric_elicitation::population::{
     BinaryConfusion, BinaryPopulation, FiniteBinary, LogisticUniform,
 };
 use metric_elicitation::scalar::Scalar;
+use metric_elicitation::search::Tolerance;
 use metric_elicitation::search::{lower_bound, paper_queries, Strategy};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -62,7 +63,13 @@ pub fn table1<T: Scalar>(strategy: Strategy) -> Result<Vec<Row>> {
             Monotonicity::Decreasing
         };
         let mut oracle = Counted::new(Simulated::new(truth.clone()));
-        let est = elicit_lpm(&population, &mut oracle, &eps, strategy, monotonicity)?;
+        let est = elicit_lpm(
+            &population,
+            &mut oracle,
+            &Tolerance::new(eps.clone())?,
+            strategy,
+            monotonicity,
+        )?;
         let mut row = Row::new(
             "003-table1",
             format!("theta* = {}pi/18", k),
@@ -169,8 +176,20 @@ pub fn table2<T: Scalar>(strategy: Strategy, settings: Alg3Settings) -> Result<V
         for (label, known) in runs {
             let mut oracle = Counted::new(Simulated::new(truth.clone()));
             let est = match &known {
-                None => elicit_lfpm(&population, &mut oracle, &eps, strategy, settings)?,
-                Some(p11) => elicit_lfpm_known_p11(&population, &mut oracle, p11, &eps, strategy)?,
+                None => elicit_lfpm(
+                    &population,
+                    &mut oracle,
+                    &Tolerance::new(eps.clone())?,
+                    strategy,
+                    settings,
+                )?,
+                Some(p11) => elicit_lfpm_known_p11(
+                    &population,
+                    &mut oracle,
+                    p11,
+                    &Tolerance::new(eps.clone())?,
+                    strategy,
+                )?,
             };
             let (alpha, sigma) = ratio_stats(&est.metric, &truth, &upper)?;
             let mut row = Row::new(
@@ -306,7 +325,7 @@ pub fn theorem2<T: Scalar>(sweep: &Theorem2Sweep) -> Result<Vec<Row>> {
             let est = elicit_lpm(
                 &population,
                 &mut oracle,
-                &eps,
+                &Tolerance::new(eps.clone())?,
                 strategy,
                 Monotonicity::Increasing,
             )?;
@@ -376,7 +395,7 @@ pub fn query_counts<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
                 let est = elicit_lpm(
                     &population,
                     &mut oracle,
-                    &eps,
+                    &Tolerance::new(eps.clone())?,
                     strategy,
                     Monotonicity::Increasing,
                 )?;
@@ -483,7 +502,13 @@ pub fn finite_sample<T: Scalar>(n: usize, seed: u64, strategy: Strategy) -> Resu
         };
         let end = start.clone() + T::frac_pi_2();
         let mut oracle = Counted::new(Simulated::new(truth.clone()));
-        let est = elicit_lpm(&population, &mut oracle, &eps, strategy, monotonicity)?;
+        let est = elicit_lpm(
+            &population,
+            &mut oracle,
+            &Tolerance::new(eps.clone())?,
+            strategy,
+            monotonicity,
+        )?;
         // Sample against population along the boundary.
         let (mut delta, mut best, mut best_theta) = (T::int(0), None::<T>, theta.clone());
         for t in quarter_grid(&start, 4096) {
@@ -539,7 +564,7 @@ pub fn lpm_at_tolerance<T: Scalar>(
     let est = elicit_lpm(
         &population,
         &mut oracle,
-        eps,
+        &Tolerance::new(eps.clone())?,
         strategy,
         Monotonicity::Increasing,
     )?;

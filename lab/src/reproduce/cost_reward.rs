@@ -17,6 +17,7 @@ use metric_elicitation::oracle::{
 use metric_elicitation::population::ExpectedMulticlass;
 use metric_elicitation::scalar::Scalar;
 use metric_elicitation::search::Strategy;
+use metric_elicitation::search::Tolerance;
 use nalgebra::DVector;
 use plotters::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -138,7 +139,7 @@ pub fn table1<T: Scalar>(n: usize, seed: u64, strategies: &[Strategy]) -> Result
                 pop,
                 &attributes,
                 &mut oracle,
-                &CostRewardSettings::paper(eps.clone(), strategy),
+                &CostRewardSettings::paper(Tolerance::new(eps.clone())?, strategy),
             )?;
             let seconds = start.elapsed().as_secs_f64();
             let mut row = Row::new(
@@ -229,7 +230,7 @@ pub fn fig4<T: Scalar>(n: usize, seed: u64, iterations: usize) -> Result<Vec<Row
                     &pop,
                     &attributes,
                     &mut oracle,
-                    &CostRewardSettings::paper(eps, Strategy::Paper),
+                    &CostRewardSettings::paper(Tolerance::new(eps.clone())?, Strategy::Paper),
                 )?;
                 (est.weights().clone(), oracle.posed())
             };
@@ -451,7 +452,7 @@ pub fn noise<T: Scalar>(sweep: &Sweep, rows: usize) -> Result<Vec<Row>> {
                 pop,
                 &attributes,
                 &mut oracle,
-                &CostRewardSettings::paper(eps.clone(), strategy),
+                &CostRewardSettings::paper(Tolerance::new(eps.clone())?, strategy),
             )?;
             max_q = max_q.max(oracle.posed());
             let error = f(&(truth.weights() - est.weights()).amax());
@@ -588,7 +589,11 @@ pub fn time_dlpm(rows: usize, k: usize, seed: u64, strategy: Strategy) -> Result
         let truth = DVector::from_fn(k, |i, _| (i + 1) as f64 / total);
         let t = truth.clone();
         let mut oracle = Counted::new(Simulated::new(move |d: &DVector<f64>| t.dot(d)));
-        let est = elicit_dlpm(pop, &mut oracle, &DlpmSettings::paper(1e-3, strategy))?;
+        let est = elicit_dlpm(
+            pop,
+            &mut oracle,
+            &DlpmSettings::paper(Tolerance::new(1e-3)?, strategy),
+        )?;
         Ok((
             est.a.iter().copied().collect(),
             truth.iter().copied().collect(),
@@ -612,7 +617,7 @@ pub fn time_cost_reward(rows: usize, seed: u64, strategy: Strategy) -> Result<Ti
             pop,
             &attributes,
             &mut oracle,
-            &CostRewardSettings::paper(1e-3, strategy),
+            &CostRewardSettings::paper(Tolerance::new(1e-3)?, strategy),
         )?;
         Ok((
             est.weights().iter().copied().collect(),

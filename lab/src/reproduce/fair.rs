@@ -21,6 +21,7 @@ use metric_elicitation::oracle::{
     Adversary, AlwaysWrong, Counted, Noisy, PushAway, Scripted, SeededRandom, Simulated,
 };
 use metric_elicitation::scalar::Scalar;
+use metric_elicitation::search::Tolerance;
 use plotters::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -137,13 +138,10 @@ pub fn trial<T: Scalar>(
 /// 4 forward cycles, paper δ, Alg. 4 with group 1) at ε, and the efficient
 /// default (golden section, one reverse cycle, least squares, closed form)
 /// searching to ε/[`EFFICIENT_DIVISOR`].
-pub fn sec61_settings<T: Scalar>(eps: &T) -> [(&'static str, FpmeSettings<T>); 2] {
+pub fn sec61_settings<T: Scalar>(eps: &Tolerance<T>) -> [(&'static str, FpmeSettings<T>); 2] {
     [
         ("paper strategy, 4 cycles", FpmeSettings::paper(eps.clone())),
-        (
-            "efficient",
-            FpmeSettings::efficient(eps.clone() / T::int(EFFICIENT_DIVISOR)),
-        ),
+        ("efficient", FpmeSettings::efficient(eps.clone())),
     ]
 }
 
@@ -179,7 +177,7 @@ pub fn sec61<T: Scalar>(trials: usize, seed: u64, cells: &[(usize, usize)]) -> R
         .flat_map(|&c| (0..2).map(move |s| (c, s)))
         .collect();
     parallel_map(&units, |&((m, k), s)| {
-        let (name, settings) = sec61_settings(&eps)[s].clone();
+        let (name, settings) = sec61_settings(&Tolerance::new(eps.clone())?)[s].clone();
         let mut all = Vec::with_capacity(trials);
         let mut failures = 0;
         let mut warned = 0;
@@ -249,7 +247,7 @@ pub fn query_counts<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
     parallel_map(&cells, |&(m, k)| {
         let q = k * k - k;
         let sets = m * (m - 1) / 2;
-        let [(_, paper), (_, efficient)] = sec61_settings(&eps);
+        let [(_, paper), (_, efficient)] = sec61_settings(&Tolerance::new(eps.clone())?);
         let instances = instances::<T>(m, k, trials.max(1), seed)?;
         let count = |settings: &FpmeSettings<T>, inst: &Instance<T>| -> Result<usize> {
             let mut oracle = Counted::new(Simulated::new(inst.1.bind(&inst.0)?));
@@ -415,7 +413,7 @@ pub fn theorem1<T: Scalar>(sweep: &Thm1Sweep) -> Result<Vec<Row>> {
         let q = k * k - k;
         let eps = T::ratio(en, ed);
         let eps_omega = T::ratio(on, od);
-        let settings = FpmeSettings::paper(eps.clone());
+        let settings = FpmeSettings::paper(Tolerance::new(eps.clone())?);
         let script = paper_query_count(m, k, 4, &eps, true)? / 8 + 64;
         let mut rng = ChaCha8Rng::seed_from_u64(sweep.seed ^ 0xad7e_5a21 ^ (ci as u64) << 8);
         let mut ratios: Vec<[f64; 5]> = Vec::with_capacity(inst.len());

@@ -509,7 +509,7 @@ const DETAIL_ROWS: usize = 40;
 fn sweep_table(md: &mut String, s: &Section) {
     let adversary = |row: &str| -> Option<usize> {
         let (head, last) = row.rsplit_once(", ")?;
-        metric_elicitation::spec::ADVERSARIES
+        metric_elicitation::driver::spec::ADVERSARIES
             .iter()
             .chain(["none", "exact", "seeded-random"].iter())
             .any(|a| *a == last)

@@ -15,6 +15,7 @@ use metric_elicitation::population::{
     LogisticMulticlass, Memoized, MulticlassPopulation, PairBlocks,
 };
 use metric_elicitation::scalar::Scalar;
+use metric_elicitation::search::Tolerance;
 use metric_elicitation::search::{halving_reach, lower_bound, paper_queries, Strategy};
 use nalgebra::DVector;
 use rand::{Rng, SeedableRng};
@@ -138,7 +139,7 @@ fn table2_on<T: Scalar>(
         let est = elicit_dlpm(
             &pop,
             &mut oracle,
-            &DlpmSettings::paper(eps.clone(), strategy),
+            &DlpmSettings::paper(Tolerance::new(eps.clone())?, strategy),
         )?;
         let mut row = vector_row(
             "002-table2",
@@ -246,7 +247,7 @@ pub fn table3<T: Scalar>(strategy: Strategy) -> Result<Vec<Row>> {
         let a = unit::<T>(truth);
         let t = a.clone();
         let mut oracle = Counted::new(Simulated::new(move |c: &DVector<T>| t.dot(c)));
-        let est = elicit_lpm(&s, &mut oracle, &eps, strategy, 2)?;
+        let est = elicit_lpm(&s, &mut oracle, &Tolerance::new(eps.clone())?, strategy, 2)?;
         let mut row = vector_row(
             "002-table3",
             format!("k={k}, row {}", i + 1),
@@ -617,7 +618,7 @@ fn theorem1_on<T: Scalar, P: MulticlassPopulation<T> + Sync>(
             let est = elicit_dlpm(
                 pop,
                 &mut oracle,
-                &DlpmSettings::paper(eps.clone(), strategy),
+                &DlpmSettings::paper(Tolerance::new(eps.clone())?, strategy),
             )?;
             if reference_unresolved(&est) {
                 excluded += 1;
@@ -757,7 +758,7 @@ pub fn theorem2_with<T: Scalar>(sweep: &Sweep, variant: LpmeVariant) -> Result<V
             let metric = move |z: &DVector<T>| t.dot(z);
             let mut oracle = Counted::new(Noisy::new(metric, eps_omega.clone(), adv)?);
             let settings = LpmeSettings {
-                eps: eps.clone(),
+                eps: Tolerance::new(eps.clone())?,
                 strategy,
                 cycles: match variant {
                     LpmeVariant::Lpm => 2,
@@ -839,7 +840,7 @@ pub fn query_counts<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
                     let est = elicit_dlpm(
                         &pop,
                         &mut oracle,
-                        &DlpmSettings::paper(eps.clone(), strategy),
+                        &DlpmSettings::paper(Tolerance::new(eps.clone())?, strategy),
                     )?;
                     if reference_unresolved(&est) {
                         continue;
@@ -854,7 +855,7 @@ pub fn query_counts<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
                     let t = truth.clone();
                     let mut oracle = Counted::new(Simulated::new(move |z: &DVector<T>| t.dot(z)));
                     let settings = LpmeSettings {
-                        eps: eps.clone(),
+                        eps: Tolerance::new(eps.clone())?,
                         strategy,
                         cycles,
                         orthant: Orthant::Detect,
@@ -1013,7 +1014,7 @@ pub fn lpme_efficiency<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> 
                 metric_elicitation::scalar::dot(&t, z)
             }));
             let settings = LpmeSettings {
-                eps: eps.clone(),
+                eps: Tolerance::new(eps.clone())?,
                 strategy: config.strategy,
                 cycles: config.cycles,
                 orthant: Orthant::Detect,

@@ -9,6 +9,7 @@ pub use metric_elicitation::metric::random::{
     random_symmetric, Shape,
 };
 use metric_elicitation::scalar::Scalar;
+use metric_elicitation::search::Tolerance;
 use nalgebra::DVector;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -82,13 +83,12 @@ use super::{Job, Layout, Options, Row};
 use metric_elicitation::elicit::cubic::{cubic_with, two_level, CubicDesign, CubicSettings};
 use metric_elicitation::elicit::fair_qpme::{fair_qpme, FairSettings};
 use metric_elicitation::elicit::lpme::{AngleOrder, LpmeSettings, Orthant};
+use metric_elicitation::elicit::qpme::nearest_optimum;
 use metric_elicitation::elicit::qpme::{
     check_metric, qpme, Design, Estimator, ExactProbe, QpmeSettings,
 };
-use metric_elicitation::elicit::quadratic_procedures::nearest_optimum;
 use metric_elicitation::error::Error;
 use metric_elicitation::geometry::sphere::Sphere;
-use metric_elicitation::metric::quadratic::GradientField;
 use metric_elicitation::oracle::{
     Adversary, AlwaysWrong, Counted, Memo, Noisy, PushAway, Scripted, SeededRandom, Simulated,
 };
@@ -103,6 +103,10 @@ fn f(x: &impl Scalar) -> f64 {
 /// none).
 fn eps<T: Scalar>() -> T {
     T::ratio(1, 100)
+}
+/// ε as a search tolerance.
+fn tolerance<T: Scalar>() -> Tolerance<T> {
+    Tolerance::new(eps()).expect("10^-2 is a valid tolerance")
 }
 fn small<T: Scalar>() -> T {
     T::ratio(1, 200)
@@ -126,7 +130,7 @@ fn paper_sphere<T: Scalar>(k: usize, q: usize) -> Result<Sphere<T>> {
 /// 2026-11-25, used 13.1–16.5 % of the paper's queries with worse mean
 /// errors at k = 2; at ε = 0.02 without windows, 18 %.)
 pub fn efficient_settings<T: Scalar>() -> QpmeSettings<T> {
-    let mut s = QpmeSettings::efficient(eps::<T>() / T::int(4), small());
+    let mut s = QpmeSettings::efficient(tolerance::<T>().scaled(1, 4), small());
     s.lpme.strategy = Strategy::Bisection;
     s
 }
@@ -212,24 +216,25 @@ impl Tally {
 /// The paper's fair settings: adaptive, 3 cycles, ε = 10⁻², closed form.
 pub(crate) fn fair_paper<T: Scalar>() -> FairSettings<T> {
     FairSettings {
-        lpme: LpmeSettings::paper(eps(), Strategy::Adaptive, 3),
-        small_radius: small(),
-        estimator: Estimator::Paper,
-        window: None,
+        qpme: QpmeSettings {
+            lpme: LpmeSettings::paper(tolerance(), Strategy::Adaptive, 3),
+            small_radius: small(),
+            estimator: Estimator::Paper,
+            window: None,
+        },
         origin_from_a: false,
     }
 }
 
 fn fair_efficient<T: Scalar>() -> FairSettings<T> {
-    let s = efficient_settings::<T>();
     FairSettings {
-        lpme: s.lpme,
-        small_radius: s.small_radius,
-        estimator: s.estimator,
-        // No windows: the violation part of a fair metric's gradient is
-        // zero at o, so the other LPMEs turn far from the first one's
-        // direction (windows cost 41 % more queries at m = k = 2).
-        window: None,
+        qpme: QpmeSettings {
+            // No windows: the violation part of a fair metric's gradient
+            // is zero at o, so the other LPMEs turn far from the first
+            // one's direction (windows cost 41 % more queries at m = k = 2).
+            window: None,
+            ..efficient_settings::<T>()
+        },
         // Each σ's QPME takes its direction at o from the first LPME.
         origin_from_a: true,
     }
@@ -280,7 +285,7 @@ pub fn table1<T: Scalar>(trials: usize, seed: u64, fair_trials: usize) -> Result
         let mut rng = ChaCha8Rng::seed_from_u64(seed + k as u64);
         let sphere = paper_sphere::<T>(k, k)?;
         let design = Design::new(sphere.clone(), small())?;
-        let paper = QpmeSettings::paper(eps::<T>(), small());
+        let paper = QpmeSettings::paper(tolerance::<T>(), small());
         let efficient = efficient_settings::<T>();
         let (mut tp, mut te, mut rejected) = (Tally::default(), Tally::default(), 0);
         for _ in 0..trials {
@@ -433,8 +438,8 @@ pub fn theorem1<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
         let settings = efficient_settings::<T>();
         let eo: T = T::ratio(on, od);
         let rho_small: T = small();
-        let scale =
-            f(&(settings.lpme.eps.clone() + (rho_small.clone() + eo.clone() / rho_small).sqrt()));
+        let scale = f(&(settings.lpme.eps.get().clone()
+            + (rho_small.clone() + eo.clone() / rho_small).sqrt()));
         let (qf, q32) = ((q as f64).sqrt(), (q as f64).powf(1.5));
         let (mut ra, mut rb, mut max_queries) = (Vec::new(), Vec::new(), 0usize);
         for _ in 0..trials {
@@ -560,7 +565,7 @@ pub fn reference<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
             paper_sphere::<T>(k, q)?
         };
         let settings = QpmeSettings {
-            lpme: LpmeSettings::paper(eps(), Strategy::Paper, 4),
+            lpme: LpmeSettings::paper(tolerance(), Strategy::Paper, 4),
             small_radius: small(),
             estimator: Estimator::Fit,
             window: None,
@@ -645,7 +650,7 @@ pub fn cubic<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
         // one-cycle floor a non-linear metric leaves on a small sphere.
         let settings = CubicSettings {
             lpme: LpmeSettings {
-                eps: T::ratio(1, 100_000),
+                eps: Tolerance::new(T::ratio(1, 100_000))?,
                 strategy: Strategy::Bisection,
                 cycles: 4,
                 orthant: Orthant::DetectAndCheck,

@@ -24,10 +24,11 @@ use metric_elicitation::geometry::groups::{GroupRates, Groups, Rates};
 use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::metric::fair::FairMetric;
 use metric_elicitation::metric::quadratic::FairQuadraticMetric;
-use metric_elicitation::metric::quadratic::{GradientField, QuadraticMetric};
+use metric_elicitation::metric::quadratic::QuadraticMetric;
+use metric_elicitation::search::Tolerance;
 
+use metric_elicitation::driver::rank::{compare, Metric, PoolStatistics, RateVector};
 use metric_elicitation::oracle::{Memo, Simulated};
-use metric_elicitation::rank::{compare, Metric, PoolStatistics, RateVector};
 use metric_elicitation::search::Strategy;
 use nalgebra::{DMatrix, DVector};
 use rand::{Rng, SeedableRng};
@@ -733,7 +734,7 @@ fn matrix_rows(m: &DMatrix<f64>) -> Vec<Vec<f64>> {
 
 /// FPME (001 Alg. 1 in the crate's default setting,
 /// [`FpmeSettings::efficient`]: golden section, one reverse cycle,
-/// least-squares δ, closed-form λ, at ε = [`FPME_EPS`]) with a simulated
+/// least-squares δ, closed-form λ, searching to ε = [`FPME_EPS`]) with a simulated
 /// oracle of a 001 Def. 1 truth, on the data set's query sphere with its
 /// τ; `None` for another kind of truth. (The paper's setting, with the
 /// two-coordinate δ, refuses some of these truths: its denominator
@@ -766,7 +767,14 @@ fn fpme_metric<O: metric_elicitation::oracle::Oracle<GroupRates<f64>>>(
     oracle: &mut O,
     eps: f64,
 ) -> Result<Option<Metric>> {
-    let Some(est) = refused_as_none(fpme(groups, oracle, &FpmeSettings::efficient(eps)))? else {
+    // The efficient setting's searches and rules, run to `eps` itself (not
+    // its default ε/4).
+    let tolerance = Tolerance::new(eps)?;
+    let settings = FpmeSettings {
+        eps: tolerance.clone(),
+        ..FpmeSettings::efficient(tolerance)
+    };
+    let Some(est) = refused_as_none(fpme(groups, oracle, &settings))? else {
         return Ok(None);
     };
     Ok(Some(Metric::Fair {
@@ -877,7 +885,11 @@ pub fn table4_elicitor(
             }
         });
         let (a_hat, b_hat) = if method.quadratic {
-            match refused_as_none(qpme(&sphere, &mut oracle, &QpmeSettings::paper(1e-2, 5e-3)))? {
+            match refused_as_none(qpme(
+                &sphere,
+                &mut oracle,
+                &QpmeSettings::paper(Tolerance::new(1e-2)?, 5e-3),
+            ))? {
                 Some(e) => (e.a, e.b),
                 None => return Ok(None),
             }
@@ -885,7 +897,7 @@ pub fn table4_elicitor(
             let e = lpme(
                 &sphere,
                 &mut oracle,
-                &LpmeSettings::paper(1e-2, Strategy::Adaptive, 3),
+                &LpmeSettings::paper(Tolerance::new(1e-2)?, Strategy::Adaptive, 3),
             )?;
             (e.a, DMatrix::zeros(q, q))
         };
@@ -1076,7 +1088,7 @@ pub fn fairness_share_row(
     let mid = median(&s);
     let below: Vec<f64> = pairs.iter().filter(|p| p.0 <= mid).map(|p| p.1).collect();
     let above: Vec<f64> = pairs.iter().filter(|p| p.0 > mid).map(|p| p.1).collect();
-    let association = metric_elicitation::rank::kendall_tau_b(&s, &t).unwrap_or(f64::NAN);
+    let association = metric_elicitation::driver::rank::kendall_tau_b(&s, &t).unwrap_or(f64::NAN);
     let low: Vec<f64> = paper_tau.map_or_else(Vec::new, |p| {
         pairs.iter().filter(|x| x.1 <= p).map(|x| x.0).collect()
     });

@@ -15,6 +15,7 @@ use super::ranking::{
     AdultGroups, Elicitor, Method, RankingData, Source, Table4Method, FAIR_METHODS,
 };
 use super::{plots, Figure, Job, Layout, Options, Row, Rows};
+use metric_elicitation::driver::spec::Confusions;
 use metric_elicitation::elicit::binary::{
     alg3_confusions, elicit_lfpm, elicit_lfpm_known_p11, elicit_lpm, ratio_stats, Alg3Settings,
     Monotonicity,
@@ -28,8 +29,8 @@ use metric_elicitation::metric::binary::Lpm;
 use metric_elicitation::oracle::{Counted, Metric as _, Simulated};
 use metric_elicitation::population::{BinaryPopulation, DatasetPopulation};
 use metric_elicitation::scalar::Scalar;
+use metric_elicitation::search::Tolerance;
 use metric_elicitation::search::{Consistent, Strategy};
-use metric_elicitation::spec::Confusions;
 use nalgebra::DVector;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -206,7 +207,13 @@ pub fn lpm_failures<T: Scalar, P: BinaryPopulation<T> + ?Sized>(
             Monotonicity::Decreasing
         };
         let mut oracle = Counted::new(Simulated::new(truth.clone()));
-        let est = elicit_lpm(population, &mut oracle, eps, strategy, monotonicity)?;
+        let est = elicit_lpm(
+            population,
+            &mut oracle,
+            &Tolerance::new(eps.clone())?,
+            strategy,
+            monotonicity,
+        )?;
         let s = &est.search;
         let angle = (s.theta.clone() - theta.clone()).abs() > *eps;
         let coordinates = (est.m11.clone() - truth.m11.clone())
@@ -425,9 +432,21 @@ pub fn table2_magic<T: Scalar>(
         let assumption = truth.check_assumption2(&zeta).err();
         let mut oracle = Counted::new(Simulated::new(truth.clone()));
         let est = if i < 2 {
-            elicit_lfpm_known_p11(binary, &mut oracle, &T::int(1), &eps, strategy)
+            elicit_lfpm_known_p11(
+                binary,
+                &mut oracle,
+                &T::int(1),
+                &Tolerance::new(eps.clone())?,
+                strategy,
+            )
         } else {
-            elicit_lfpm(binary, &mut oracle, &eps, strategy, alg3)
+            elicit_lfpm(
+                binary,
+                &mut oracle,
+                &Tolerance::new(eps.clone())?,
+                strategy,
+                alg3,
+            )
         };
         let est = match est {
             Ok(e) => e,
@@ -637,7 +656,7 @@ fn figure3_row<T: Scalar>(
 ) -> Result<Row> {
     let pop = DatasetPopulation::<T>::new(fitted, confusions)?;
     let settings = DlpmSettings {
-        eps: eps.clone(),
+        eps: Tolerance::new(eps.clone())?,
         strategy,
         reference,
     };
@@ -750,7 +769,7 @@ pub fn figure5(seed: u64, trials: usize, elicitor: Elicitor<'_>) -> Result<Vec<R
     let mut rows = Vec::new();
     for data in fair_datasets(100, seed)? {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let truths: Vec<metric_elicitation::rank::Metric> = (0..trials)
+        let truths: Vec<metric_elicitation::driver::rank::Metric> = (0..trials)
             .map(|_| random_fair(data.pool.classes, data.pool.groups, &mut rng))
             .collect();
         let methods: Vec<Method<'_>> = FAIR_METHODS
@@ -760,8 +779,8 @@ pub fn figure5(seed: u64, trials: usize, elicitor: Elicitor<'_>) -> Result<Vec<R
                 (
                     *name,
                     Box::new(
-                        move |t: &metric_elicitation::rank::Metric,
-                              e: Option<&metric_elicitation::rank::Metric>,
+                        move |t: &metric_elicitation::driver::rank::Metric,
+                              e: Option<&metric_elicitation::driver::rank::Metric>,
                               r: &mut ChaCha8Rng| {
                             fair_baseline(sources, t, e, r)
                         },
@@ -971,7 +990,7 @@ pub const TABLE4_000: [(&str, [f64; 2], [f64; 2]); 4] = [
 /// # Errors
 /// Propagates metric, elicitation and evaluation failures.
 pub fn table4_000(datasets: &[RankingData], seed: u64, trials: usize) -> Result<Vec<Row>> {
-    use metric_elicitation::rank::{Metric, RateVector};
+    use metric_elicitation::driver::rank::{Metric, RateVector};
     let mut rows = Vec::new();
     for (d, data) in datasets.iter().enumerate() {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -1030,7 +1049,7 @@ pub fn table3_000(
     fpme: Elicitor<'_>,
     qpme: Elicitor<'_>,
 ) -> Result<Vec<Row>> {
-    use metric_elicitation::rank::Metric;
+    use metric_elicitation::driver::rank::Metric;
     let mut rows = Vec::new();
     for (d, data) in datasets.iter().enumerate() {
         let k = data.pool.classes;

@@ -178,9 +178,6 @@ fn finite_samples_stay_within_what_the_staircase_allows() {
 
 #[cfg(feature = "mpfr")]
 mod mpfr {
-    //! 003 (binary metric elicitation): Tables 1–2 beside the paper, Thm. 2,
-    //! Lemma 2, finite samples, geometry invariants and bad input.
-    //! Run with `--nocapture` to see the tables.
 
     use metric_elicitation::elicit::binary::Alg3Settings;
 

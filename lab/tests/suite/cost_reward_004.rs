@@ -7,6 +7,7 @@ use metric_elicitation::geometry::frontier::optimum;
 use metric_elicitation::oracle::{Counted, Simulated};
 use metric_elicitation::population::ExpectedMulticlass;
 use metric_elicitation::search::Strategy;
+use metric_elicitation::search::Tolerance;
 use metric_elicitation_lab::reproduce::cost_reward::{self as repro, Sweep, TABLE1};
 use nalgebra::DVector;
 
@@ -41,7 +42,7 @@ fn table1_small_population() {
             &pop,
             &attributes,
             &mut oracle,
-            &CostRewardSettings::paper(1e-3, Strategy::Paper),
+            &CostRewardSettings::paper(Tolerance::new(1e-3).unwrap(), Strategy::Paper),
         )
         .unwrap();
         let w = truth.weights();
@@ -68,7 +69,7 @@ fn other_procedures_run_on_the_population() {
     let est = elicit_dlpm(
         &pop,
         &mut oracle,
-        &DlpmSettings::paper(1e-3, Strategy::Golden),
+        &DlpmSettings::paper(Tolerance::new(1e-3).unwrap(), Strategy::Golden),
     )
     .unwrap();
     assert!((est.a - &truth).amax() < 2e-3);
@@ -79,7 +80,7 @@ fn other_procedures_run_on_the_population() {
     let lpm = metric_elicitation::elicit::multiclass::elicit_lpm(
         &sphere,
         &mut oracle,
-        &1e-3,
+        &Tolerance::new(1e-3).unwrap(),
         Strategy::Golden,
         2,
     )
@@ -125,8 +126,7 @@ fn fig4_error_falls() {
 
 #[cfg(feature = "mpfr")]
 mod mpfr {
-    //! 004: cost and reward infused elicitation, its frontier, its metric, and
-    //! the 004 §5 population at scale.
+    use metric_elicitation::search::Tolerance;
 
     use metric_elicitation::elicit::cost_reward::{elicit_cost_reward, CostRewardSettings};
 
@@ -175,7 +175,7 @@ mod mpfr {
             &pop,
             &attributes,
             &mut oracle,
-            &CostRewardSettings::paper(eps.clone(), Strategy::Paper),
+            &CostRewardSettings::paper(Tolerance::new(eps.clone()).unwrap(), Strategy::Paper),
         )
         .unwrap();
         let t = metric_elicitation::search::halvings(&M::int(1), &eps).unwrap();

@@ -75,11 +75,7 @@ fn instances_are_reproducible() {
 
 #[cfg(feature = "mpfr")]
 mod mpfr {
-    //! 001 (fair metric elicitation): the reconstruction with exact slopes,
-    //! exact query counts, §6.1 and Theorem 1 on reduced sweeps (the full ones
-    //! run in `elicit reproduce --only 001`), the procedure interface, and the
-    //! restricted oracles under budgets, transcripts and replay. Run with
-    //! `--nocapture` to see the tables.
+    use metric_elicitation::search::Tolerance;
 
     use metric_elicitation::elicit::fpme::{
         errors, fpme, paper_query_count, FpmeSettings, LambdaRule,
@@ -104,10 +100,13 @@ mod mpfr {
             let ims = instances::<M>(m, k, 3, 2020).unwrap();
             for ((g, p), (gm, pm)) in i64s.iter().zip(&ims) {
                 for (s64, sm) in [
-                    (FpmeSettings::paper(eps64), FpmeSettings::paper(eps.clone())),
                     (
-                        FpmeSettings::efficient(eps64 / 4.0),
-                        FpmeSettings::efficient(eps.clone() / M::int(4)),
+                        FpmeSettings::paper(Tolerance::new(eps64).unwrap()),
+                        FpmeSettings::paper(Tolerance::new(eps.clone()).unwrap()),
+                    ),
+                    (
+                        FpmeSettings::efficient(Tolerance::new(eps64).unwrap()),
+                        FpmeSettings::efficient(Tolerance::new(eps.clone()).unwrap()),
                     ),
                 ] {
                     let mut o64 = Counted::new(Simulated::new(p.bind(g).unwrap()));
@@ -136,11 +135,12 @@ mod mpfr {
     #[test]
     fn eps_1e_30_at_256_bits() {
         let eps = M::ratio(1, 1) / M::int(10).powi(30);
+        let tol = Tolerance::new(eps.clone()).unwrap();
         for (m, k, settings, cycles, search) in [
             (
                 2usize,
                 2usize,
-                FpmeSettings::paper(eps.clone()),
+                FpmeSettings::paper(tol.clone()),
                 4usize,
                 true,
             ),
@@ -150,7 +150,7 @@ mod mpfr {
                 FpmeSettings {
                     lambda: LambdaRule::Both,
                     trade_off_group: None,
-                    ..FpmeSettings::paper(eps.clone())
+                    ..FpmeSettings::paper(tol.clone())
                 },
                 4,
                 true,
@@ -160,7 +160,8 @@ mod mpfr {
                 3,
                 FpmeSettings {
                     strategy: Strategy::Paper,
-                    ..FpmeSettings::efficient(eps.clone())
+                    eps: tol.clone(),
+                    ..FpmeSettings::efficient(tol.clone())
                 },
                 1,
                 false,

@@ -162,9 +162,7 @@ fn query_counts_beside_the_lower_bound() {
 
 #[cfg(feature = "mpfr")]
 mod mpfr {
-    //! 002 (multiclass) and the general sphere LPME (001/000 App. A): Tables
-    //! 2–3 beside the paper, Thms. 1–2, query counts, populations, geometry,
-    //! bad input. Run with `--nocapture` to see the tables.
+    use metric_elicitation::search::Tolerance;
 
     use metric_elicitation::elicit::multiclass::{elicit_dlpm, DlpmSettings};
 
@@ -213,7 +211,7 @@ mod mpfr {
         let est = elicit_dlpm(
             &pop,
             &mut oracle,
-            &DlpmSettings::paper(eps.clone(), Strategy::Paper),
+            &DlpmSettings::paper(Tolerance::new(eps.clone()).unwrap(), Strategy::Paper),
         )
         .unwrap();
         let n = halvings(&M::int(1), &eps).unwrap();

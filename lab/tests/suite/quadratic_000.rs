@@ -109,18 +109,14 @@ fn reproduction_rows() {
 #[cfg(feature = "mpfr")]
 #[test]
 fn f64_and_mpfr_agree() {
-    //! 000 (quadratic metrics): exactness of both QPME estimators, fair QPME
-    //! and the cubic fit with exact gradients (property tests per backend);
-    //! query counts against the formulas; typed errors for metrics outside the
-    //! assumptions; the four procedures end to end; the SVD at 256 bits.
 
     use metric_elicitation::elicit::qpme::{qpme, Estimator, QpmeSettings};
 
     use metric_elicitation::geometry::sphere::Sphere;
-    use metric_elicitation::metric::quadratic::GradientField;
     use metric_elicitation::metric::random::{random_quadratic, Shape};
     use metric_elicitation::oracle::{Counted, Simulated};
     use metric_elicitation::prelude::*;
+    use metric_elicitation::search::Tolerance;
 
     use nalgebra::DVector;
 
@@ -142,7 +138,7 @@ fn f64_and_mpfr_agree() {
         } else {
             QpmeSettings {
                 estimator: Estimator::Fit,
-                ..QpmeSettings::paper(T::ratio(1, 100), T::ratio(1, 200))
+                ..QpmeSettings::paper(Tolerance::new(T::ratio(1, 100)).unwrap(), T::ratio(1, 200))
             }
         };
         let m = metric.clone();

@@ -1,9 +1,9 @@
 //! Real data end to end (issue 13): fitting η̂, dataset populations, the
 //! sphere finder's certificate, ranking, NDCG and Kendall τ.
 
+use metric_elicitation::driver::rank::{rank, Metric, PoolStatistics};
+use metric_elicitation::driver::spec::Confusions;
 use metric_elicitation::fit::{Columns, Table};
-use metric_elicitation::rank::{rank, Metric, PoolStatistics};
-use metric_elicitation::spec::Confusions;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -118,7 +118,7 @@ fn ranking_harness_with_exact_metrics() {
 
 #[test]
 fn elicitors_rank_real_classifiers_like_the_truth() {
-    use metric_elicitation::rank::RateVector;
+    use metric_elicitation::driver::rank::RateVector;
     use metric_elicitation_lab::reproduce::ranking::{
         default_marriage, evaluate, fair_qpme_elicitor, fpme_elicitor, fpme_on_quadratic_elicitor,
         random_fair, random_fair_quadratic, ranking_data, table4_elicitor, wine_colour, Method,

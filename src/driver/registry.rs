@@ -1,10 +1,11 @@
 //! Every procedure `run`, `ask` and `replay` know, by spec name. Adding a
 //! procedure is one line here.
 
-use super::procedure::Family;
+use super::adapter::Family;
+use super::adapters::{binary, cost_reward, fair, lpme, multiclass, quadratic};
+use super::session::{run_family, Finished, Mode};
+use super::spec::Spec;
 use crate::error::{Error, Result};
-use crate::session::{run_family, Finished, Mode};
-use crate::spec::Spec;
 
 /// A registered procedure.
 pub struct Entry {
@@ -26,18 +27,18 @@ const fn entry<F: Family>() -> Entry {
 
 /// The registry.
 pub const PROCEDURES: &[Entry] = &[
-    entry::<super::binary::procedures::BinaryLpmFamily>(),
-    entry::<super::binary::procedures::BinaryLfpmFamily>(),
-    entry::<super::binary::procedures::BinaryLfpmKnownP11Family>(),
-    entry::<super::multiclass::procedures::DlpmFamily>(),
-    entry::<super::multiclass::procedures::LpmFamily>(),
-    entry::<super::lpme::procedures::LpmeFamily>(),
-    entry::<super::fpme::Fpme>(),
-    entry::<super::quadratic_procedures::QpmeFamily>(),
-    entry::<super::quadratic_procedures::FairQpmeFamily>(),
-    entry::<super::quadratic_procedures::QpmeTradeoffFamily>(),
-    entry::<super::quadratic_procedures::CubicFamily>(),
-    entry::<super::cost_reward::CostRewardFamily>(),
+    entry::<binary::BinaryLpmFamily>(),
+    entry::<binary::BinaryLfpmFamily>(),
+    entry::<binary::BinaryLfpmKnownP11Family>(),
+    entry::<multiclass::DlpmFamily>(),
+    entry::<lpme::LpmFamily>(),
+    entry::<lpme::LpmeFamily>(),
+    entry::<fair::FpmeFamily>(),
+    entry::<quadratic::QpmeFamily>(),
+    entry::<quadratic::FairQpmeFamily>(),
+    entry::<quadratic::QpmeTradeoffFamily>(),
+    entry::<quadratic::CubicFamily>(),
+    entry::<cost_reward::CostRewardFamily>(),
 ];
 
 /// The procedure named `name`.

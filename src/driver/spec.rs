@@ -6,7 +6,7 @@
 //! queries come from) and an `[oracle]` (who answers) — and the
 //! procedure's own settings as further top-level fields. Those are kept in
 //! [`Spec::settings`] and deserialized by the procedure
-//! ([`crate::elicit::procedure::Procedure::Settings`]), which rejects
+//! ([`crate::driver::adapter::Adapter::Fields`]), which rejects
 //! unknown fields, so a field that does not apply to the procedure is an
 //! error naming it.
 //!
@@ -159,18 +159,7 @@ pub enum Scores {
     Softmax,
 }
 
-/// Which confusions of a finite sample the oracle's metric is evaluated on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Confusions {
-    /// Counts of the true labels of the held-out rows (what the papers'
-    /// real-data experiments measure).
-    #[default]
-    Labelled,
-    /// Expectations under the fitted η̂ (no labels; a different, easier
-    /// experiment).
-    Expected,
-}
+pub use crate::population::Confusions;
 
 /// One attribute of a cost/reward metric (004): a cost in [lower, upper]
 /// with upper ≤ 0 or a reward with lower ≥ 0.
@@ -401,13 +390,62 @@ pub enum OracleSpec {
     Person {},
 }
 
-/// The adversaries a simulated oracle accepts.
+/// The adversaries a simulated oracle accepts, by spec name.
 pub const ADVERSARIES: [&str; 4] = ["always-wrong", "random", "push-away", "scripted"];
+
+/// Who answers inside a simulated oracle's noise band (the spec's
+/// `oracle.adversary`, read once by [`AdversaryName::parse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdversaryName {
+    /// Always the wrong answer ([`crate::oracle::AlwaysWrong`]).
+    AlwaysWrong,
+    /// A seeded coin ([`crate::oracle::SeededRandom`]; the default).
+    Random,
+    /// Away from the truth's optimum ([`crate::oracle::PushAway`]).
+    PushAway,
+    /// The bits of `oracle.script` ([`crate::oracle::Scripted`]).
+    Scripted,
+}
+
+impl AdversaryName {
+    /// The adversary a spec names (`None`: the default, random).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming `oracle.adversary` for an unknown
+    /// name.
+    pub fn parse(name: Option<&str>) -> Result<Self> {
+        Ok(match name.unwrap_or("random") {
+            "always-wrong" => AdversaryName::AlwaysWrong,
+            "random" => AdversaryName::Random,
+            "push-away" => AdversaryName::PushAway,
+            "scripted" => AdversaryName::Scripted,
+            other => {
+                return Err(Error::invalid(
+                    "oracle.adversary",
+                    format!(
+                        "unknown adversary {other:?} (expected one of {})",
+                        ADVERSARIES.join(", ")
+                    ),
+                ))
+            }
+        })
+    }
+
+    /// The spec name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AdversaryName::AlwaysWrong => ADVERSARIES[0],
+            AdversaryName::Random => ADVERSARIES[1],
+            AdversaryName::PushAway => ADVERSARIES[2],
+            AdversaryName::Scripted => ADVERSARIES[3],
+        }
+    }
+}
 
 /// A whole spec.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Spec {
-    /// The procedure's name (see [`crate::elicit::registry`]).
+    /// The procedure's name (see [`crate::driver::registry`]).
     pub procedure: String,
     /// The search tolerance ε (its unit is the procedure's search
     /// parameter: radians for angles, the weight m ∈ [0, 1] for faces).
@@ -416,7 +454,7 @@ pub struct Spec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub epsilon: Option<Num>,
     /// paper | adaptive | golden | bisection (default: the procedure's,
-    /// [`crate::elicit::procedure::Procedure::default_strategy`]: bisection
+    /// [`crate::driver::adapter::Adapter::default_strategy`]: bisection
     /// for lpme and lpm, golden section for the others).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<String>,
@@ -527,13 +565,9 @@ impl Spec {
     /// # Errors
     /// [`Error::InvalidArgument`] naming the field.
     pub fn validate(&self) -> Result<()> {
-        let eps: f64 = self.epsilon()?.to_scalar("epsilon")?;
-        if eps <= 0.0 {
-            return Err(Error::invalid(
-                "epsilon",
-                format!("must be a finite number > 0, got {eps}"),
-            ));
-        }
+        // Present and a number; its sign is checked once, at the working
+        // precision, when the procedure is built.
+        self.epsilon()?.to_scalar::<f64>("epsilon")?;
         if let Some(s) = &self.search {
             s.parse::<crate::search::Strategy>()?;
         }
@@ -549,17 +583,18 @@ impl Spec {
         } = &self.oracle
         {
             // Fields of one adversary given with another do not apply.
-            let chosen = adversary.as_deref().unwrap_or("random");
-            if script.is_some() && chosen != "scripted" {
+            let chosen = AdversaryName::parse(adversary.as_deref());
+            let name = adversary.as_deref().unwrap_or("random");
+            if script.is_some() && chosen.as_ref().is_ok_and(|a| *a != AdversaryName::Scripted) {
                 return Err(Error::invalid(
                     "oracle.script",
-                    format!("applies only to adversary = \"scripted\", not {chosen:?}"),
+                    format!("applies only to adversary = \"scripted\", not {name:?}"),
                 ));
             }
-            if seed.is_some() && chosen != "random" {
+            if seed.is_some() && chosen.as_ref().is_ok_and(|a| *a != AdversaryName::Random) {
                 return Err(Error::invalid(
                     "oracle.seed",
-                    format!("applies only to adversary = \"random\", not {chosen:?}"),
+                    format!("applies only to adversary = \"random\", not {name:?}"),
                 ));
             }
             if let Some(e) = eps_omega {
@@ -571,22 +606,11 @@ impl Spec {
                     ));
                 }
             }
-            if let Some(a) = adversary {
-                if !ADVERSARIES.contains(&a.as_str()) {
-                    return Err(Error::invalid(
-                        "oracle.adversary",
-                        format!(
-                            "unknown adversary {a:?} (expected one of {})",
-                            ADVERSARIES.join(", ")
-                        ),
-                    ));
-                }
-                if a == "scripted" && script.as_deref().is_none_or(str::is_empty) {
-                    return Err(Error::invalid(
-                        "oracle.script",
-                        "the scripted adversary needs a script (hex digits, one bit per in-band answer)",
-                    ));
-                }
+            if chosen? == AdversaryName::Scripted && script.as_deref().is_none_or(str::is_empty) {
+                return Err(Error::invalid(
+                    "oracle.script",
+                    "the scripted adversary needs a script (hex digits, one bit per in-band answer)",
+                ));
             }
         }
         Ok(())

@@ -1,43 +1,35 @@
-//! The one procedure interface: what the `elicit` command (and any other
-//! driver) needs to know about an elicitation procedure.
+//! The adapter of a procedure: what the spec driver (`run`, `ask`,
+//! `replay`, `rank`) needs to know about an elicitation algorithm beyond
+//! the algorithm itself ([`crate::elicit::Elicitation`]).
 //!
-//! A procedure is
-//! * its **settings**, deserialized from the spec's own fields
-//!   ([`crate::spec::Spec::settings`], unknown fields rejected) and
-//!   validated by [`Procedure::new`], together with the shared search
-//!   settings ([`Search`]) and the population (where the queries come
-//!   from);
-//! * its **query space**: the [`Procedure::Point`]s an oracle compares,
-//!   and how one is shown to a person ([`Procedure::present`]);
-//! * the **metric** a simulated oracle answers with
-//!   ([`Procedure::truth`], [`Procedure::value`]);
-//! * its **estimate** ([`Procedure::elicit`]) and the [`Report`] on it:
-//!   the elicited metric, what the answers left undecided, warnings, and
-//!   the error against a known truth.
+//! An adapter is
+//! * its **fields**: the spec's own top-level fields
+//!   ([`crate::driver::spec::Spec::settings`], unknown fields rejected),
+//!   read with their defaults in one place ([`Adapter::new`]) into the
+//!   algorithm's typed, validated settings, together with the shared
+//!   search settings ([`Search`]) and the population (built by
+//!   [`crate::driver::build`]);
+//! * the **truth** of a simulated oracle, read from the spec's
+//!   `oracle.metric` and checked against the family's assumptions: any
+//!   [`Metric`] over the algorithm's points ([`Adapter::truth`]);
+//! * the **report** on an estimate ([`Report`]: the elicited metric, what
+//!   the answers left undecided, warnings, the error against a known
+//!   truth) and the **view** of a query point for a person ([`View`]).
 //!
-//! `run`, `ask`, `replay`, transcripts, budgets, adversaries and precision
-//! dispatch are written once, generically, in [`crate::session`]; a
-//! procedure is one module under `src/elicit/` and one line in
-//! [`crate::elicit::registry`].
+//! Sessions, transcripts, budgets, adversaries and precision dispatch are
+//! written once, generically, in [`crate::driver::session`]; a procedure is
+//! an algorithm module under `src/elicit/`, an adapter under
+//! `src/driver/adapters/` and one line in [`crate::driver::registry`].
 
-use super::Warning;
+use crate::diagnostics::Warning;
+use crate::driver::spec::PopulationSpec;
+use crate::elicit::{Elicitation, Search};
 use crate::error::Result;
-use crate::oracle::{Oracle, QueryPoint};
+use crate::oracle::Metric;
 use crate::scalar::Scalar;
 use crate::search::Strategy;
-use crate::spec::PopulationSpec;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
-
-/// The search settings every procedure shares: the tolerance ε and the
-/// strategy of the one search primitive.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Search<T> {
-    /// The search tolerance ε (> 0, checked by the driver).
-    pub eps: T,
-    /// The search strategy (the spec's, or [`Procedure::default_strategy`]).
-    pub strategy: Strategy,
-}
 
 /// How a query point is shown to a person: a title line and rows, printed
 /// side by side for the two classifiers.
@@ -49,7 +41,7 @@ pub struct View {
     pub rows: Vec<String>,
 }
 
-/// What a procedure reports about its estimate.
+/// What an adapter reports about an estimate.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Report {
     /// The elicited metric, readable (`f64`), in the shape of the spec's
@@ -69,40 +61,39 @@ pub struct Report {
     /// The hidden metric, normalized as the estimate is, when known.
     pub truth: Option<Value>,
     /// The procedure's error measure against the truth (named in
-    /// [`Procedure::ERROR`]), when known.
+    /// [`Adapter::ERROR`]), when known.
     pub error: Option<f64>,
     /// Procedure-specific details (per-face m̂, queries per part, …).
     pub details: Map<String, Value>,
 }
 
-/// An elicitation procedure at precision `T`. See the module docs.
-pub trait Procedure<T: Scalar>: Sized {
-    /// Its settings: the spec's own top-level fields. Deserialize with
-    /// `#[serde(deny_unknown_fields)]`, every field optional with a default.
-    type Settings: DeserializeOwned;
-    /// What the oracle compares.
-    type Point: QueryPoint + PartialEq + 'static;
+/// A point of an adapter's algorithm.
+pub type Point<T, A> = <<A as Adapter<T>>::Algorithm as Elicitation<T>>::Point;
+
+/// An estimate of an adapter's algorithm.
+pub type Estimate<T, A> = <<A as Adapter<T>>::Algorithm as Elicitation<T>>::Estimate;
+
+/// A procedure's adapter at precision `T`: its algorithm with what the
+/// driver needs to build it from a spec and to present it. See the module
+/// docs.
+pub trait Adapter<T: Scalar>: Sized {
+    /// The spec's own top-level fields. Deserialize with
+    /// `#[serde(deny_unknown_fields)]`, every field optional (its default
+    /// is set in [`Adapter::new`]).
+    type Fields: DeserializeOwned;
+    /// The typed algorithm.
+    type Algorithm: Elicitation<T>;
     /// The hidden metric of a simulated oracle.
-    type Truth;
-    /// The estimate.
-    type Estimate;
+    type Truth: Metric<Point<T, Self>, Value = T>;
 
     /// The error measure of [`Report::error`], e.g. `"max |a - a^|"`.
     const ERROR: &'static str;
 
     /// Whether the procedure searches for a single optimum in its query
-    /// space, so that [`Procedure::distance`] is defined and the push-away
+    /// space, so that [`Adapter::distance`] is defined and the push-away
     /// adversary can run (false by default: push-away is then refused up
     /// front).
     const SINGLE_OPTIMUM: bool = false;
-
-    /// Whether every search of the procedure runs along a curve on which
-    /// its metric is symmetric about the optimum (a linear metric along a
-    /// circle of a sphere: LPME and LPM), or nearly so (a smooth metric
-    /// along a circle of a small sphere: QPME, fair QPME and the cubic
-    /// procedure, within the shift [`Strategy::Bisection`] bounds), so that
-    /// bisection applies; other procedures refuse it (false by default).
-    const SYMMETRIC_SEARCHES: bool = false;
 
     /// The strategy when the spec names none: golden section, the fewest
     /// queries at the papers' accuracy among the strategies that are exact
@@ -115,18 +106,17 @@ pub trait Procedure<T: Scalar>: Sized {
         Strategy::Golden
     }
 
-    /// Builds the procedure from its settings, the shared search settings
-    /// and the population, validating all three.
+    /// Builds the algorithm from the spec's fields (defaults set here), the
+    /// shared search settings and the population, validating all three.
     ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] naming the field, or the
     /// population's error; a population of the wrong kind is
     /// [`PopulationSpec::unsupported`].
-    fn new(
-        settings: Self::Settings,
-        search: Search<T>,
-        population: &PopulationSpec,
-    ) -> Result<Self>;
+    fn new(fields: Self::Fields, search: Search<T>, population: &PopulationSpec) -> Result<Self>;
+
+    /// The typed algorithm.
+    fn algorithm(&self) -> &Self::Algorithm;
 
     /// The hidden metric from the spec's `oracle.metric`, checked against
     /// the family's assumptions.
@@ -136,44 +126,29 @@ pub trait Procedure<T: Scalar>: Sized {
     /// [`crate::Error::Assumption`] naming the violated condition.
     fn truth(&self, metric: &Value) -> Result<Self::Truth>;
 
-    /// The hidden metric's value at a query point (larger is preferred).
-    fn value(&self, truth: &Self::Truth, point: &Self::Point) -> T;
-
     /// The distance of a point from the truth's optimum in the query space,
     /// for the push-away adversary; `None` when the procedure has no single
     /// optimum (e.g. one per face), and push-away is then refused.
-    fn distance(&self, _truth: &Self::Truth, _point: &Self::Point) -> Option<T> {
+    fn distance(&self, _truth: &Self::Truth, _point: &Point<T, Self>) -> Option<T> {
         None
     }
-
-    /// Runs the procedure against `oracle`.
-    ///
-    /// # Errors
-    /// [`crate::Error::Interrupted`] when the oracle stops (carrying the
-    /// progress), or the procedure's own errors.
-    fn elicit(&self, oracle: &mut dyn Oracle<Self::Point>) -> Result<Self::Estimate>;
 
     /// The report on an estimate, with the error against `truth` when known.
-    fn report(&self, estimate: &Self::Estimate, truth: Option<&Self::Truth>) -> Report;
+    fn report(&self, estimate: &Estimate<T, Self>, truth: Option<&Self::Truth>) -> Report;
 
     /// How a query point is shown to a person.
-    fn present(&self, point: &Self::Point) -> View;
-
-    /// About how many queries a run takes (for "question 7 of about 28").
-    fn expected_queries(&self) -> Option<usize> {
-        None
-    }
+    fn view(&self, point: &Point<T, Self>) -> View;
 }
 
-/// A procedure at every precision: `At<T>` is the procedure at `T`. This
-/// is what the registry holds, so that precision dispatch is written once.
+/// A procedure at every precision: `At<T>` is its adapter at `T`. This is
+/// what the registry holds, so that precision dispatch is written once.
 pub trait Family {
     /// The spec name (`procedure = "…"`).
     const NAME: &'static str;
     /// One line on what it elicits and from which paper.
     const SUMMARY: &'static str;
-    /// The procedure at precision `T`.
-    type At<T: Scalar>: Procedure<T>;
+    /// The adapter at precision `T`.
+    type At<T: Scalar>: Adapter<T>;
 }
 
 /// A scalar as a JSON number (readable; `f64`).

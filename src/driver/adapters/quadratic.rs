@@ -1,6 +1,6 @@
-//! The 000 procedures behind the one [`Procedure`] interface:
-//! `qpme` ([`Qpme`], Alg. 1), `fair-qpme` ([`FairQpme`], Alg. 4),
-//! `qpme-tradeoff` ([`QpmeTradeoff`], Alg. 5) and `cubic` ([`Cubic`], §8).
+//! The 000 procedures' adapters: `qpme` ([`Qpme`], Alg. 1), `fair-qpme`
+//! ([`FairQpme`], Alg. 4), `qpme-tradeoff` ([`QpmeTradeoff`], Alg. 5) and
+//! `cubic` ([`Cubic`], §8).
 //!
 //! Spec settings (top-level fields, all optional):
 //! * `estimator = "fit" | "paper"` (qpme, fair-qpme; qpme-tradeoff:
@@ -21,25 +21,28 @@
 //! `lambda`; cubic adds `C` (q × q × q, symmetric). The report's
 //! `elicited` has the same keys.
 
-use super::cubic::{centres, cubic, design_size, CubicDesign, CubicEstimate, CubicSettings};
-use super::fair_qpme::{
-    fair_qpme, tradeoff, tradeoff_sphere, FairEstimate, FairSettings, Known, RestrictedFair,
+use crate::driver::adapter::{Adapter, Family, Report, View};
+use crate::driver::build;
+use crate::driver::spec::{num, num_list_of, num_matrix, Num, PopulationSpec};
+use crate::driver::view;
+use crate::elicit::cubic::{centres, Cubic, CubicDesign, CubicEstimate, CubicSettings};
+use crate::elicit::fair_qpme::{
+    tradeoff_sphere, FairEstimate, FairQpme, FairSettings, Known, QpmeTradeoff, RestrictedFair,
     TradeoffEstimate,
 };
-use super::lpme::{AngleOrder, LpmeSettings, Orthant};
-use super::procedure::{Procedure, Report, Search, View};
-use super::qpme::{
-    check_metric, exact_maximiser, qpme, Design, Estimator, QpmeEstimate, QpmeSettings,
+use crate::elicit::lpme::{AngleOrder, LpmeSettings, Orthant};
+use crate::elicit::qpme::{
+    check_metric, exact_maximiser, nearest_optimum, Centre, Design, Estimator, Qpme, QpmeEstimate,
+    QpmeSettings,
 };
-use super::Warning;
+use crate::elicit::Search;
 use crate::error::{Error, Result};
-use crate::geometry::groups::{pairs, rate_entry, GroupRates, Groups, Rates};
+use crate::geometry::groups::{pairs, GroupRates, Groups, Rates};
 use crate::geometry::sphere::Sphere;
-use crate::metric::quadratic::{CubicMetric, FairQuadraticMetric, GradientField, QuadraticMetric};
-use crate::oracle::Oracle;
+use crate::metric::quadratic::{CubicMetric, FairQuadraticMetric, QuadraticMetric};
+use crate::oracle::Metric;
 use crate::scalar::Scalar;
-use crate::search::{golden_max_queries, halvings, Consistent, Strategy};
-use crate::spec::{num, num_list_of, num_matrix, Num, PopulationSpec};
+use crate::search::Consistent;
 use nalgebra::{DMatrix, DVector};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -138,37 +141,6 @@ fn read_matrices<T: Scalar>(
         .collect()
 }
 
-/// Labels of the q rates of a query vector.
-fn rate_labels(q: usize, rates: Rates) -> Result<Vec<String>> {
-    match rates {
-        Rates::Diagonal => Ok((0..q)
-            .map(|i| format!("P(h = {0} | Y = {0})", i + 1))
-            .collect()),
-        Rates::General => {
-            let k = (2..=64).find(|k| k * k - k == q).ok_or_else(|| {
-                Error::invalid(
-                    "rates",
-                    format!("general rates need q = k^2 - k, got q = {q}"),
-                )
-            })?;
-            Ok((0..q)
-                .map(|idx| {
-                    let (i, j) = rate_entry(k, idx).unwrap_or((0, 0));
-                    format!("P(h = {} | Y = {})", j + 1, i + 1)
-                })
-                .collect())
-        }
-    }
-}
-
-fn percent_rows<T: Scalar>(labels: &[String], r: &DVector<T>) -> Vec<String> {
-    labels
-        .iter()
-        .zip(r.iter())
-        .map(|(l, v)| format!("{l:<18} {:>7.2}%", 100.0 * f(v)))
-        .collect()
-}
-
 /// The LPME settings of a spec: the shared search, `cycles` (default 1) and
 /// `order` (default reverse).
 fn lpme_settings<T: Scalar>(
@@ -195,24 +167,6 @@ fn small_radius<T: Scalar>(given: &Option<Num>, rho: &T) -> Result<T> {
         Some(n) => n.to_scalar("small_radius"),
         None => Ok(rho.clone() / T::int(40)),
     }
-}
-
-/// Queries of one single-angle search over a range of length `length`.
-fn search_queries<T: Scalar>(strategy: Strategy, length: &T, eps: &T) -> Option<usize> {
-    match strategy {
-        Strategy::Paper => Some(4 * halvings(length, eps).ok()?),
-        // 2.75 per halving in steady state (notes N2).
-        Strategy::Adaptive => Some((11 * halvings(length, eps).ok()?).div_ceil(4)),
-        Strategy::Golden => golden_max_queries(length, eps).ok(),
-        Strategy::Bisection => halvings(length, eps).ok(),
-    }
-}
-
-/// About how many queries one LPME takes (q orthant queries, then
-/// cycles·(q − 1) searches over π/2).
-pub fn lpme_queries<T: Scalar>(q: usize, settings: &LpmeSettings<T>) -> Option<usize> {
-    let per = search_queries(settings.strategy, &T::frac_pi_2(), &settings.eps)?;
-    Some(q + settings.cycles * (q - 1) * per)
 }
 
 fn consistent_json<T: Scalar>(c: &[Consistent<T>]) -> Value {
@@ -277,34 +231,12 @@ fn words_quadratic<T: Scalar>(a: &DVector<T>, b: &DMatrix<T>) -> String {
     format!("phi(r) = {} {}", lin.join(" "), quad.join(" "))
 }
 
-/// The distance of `p` from the optimum of the small sphere nearest to it
-/// (push-away adversary): the exact maximiser of `field` there.
-pub fn nearest_optimum<T: Scalar, F: GradientField<T> + ?Sized>(
-    field: &F,
-    centres: &[DVector<T>],
-    small: &T,
-    p: &DVector<T>,
-) -> Option<T> {
-    let c = centres
-        .iter()
-        .min_by(|x, y| {
-            (*x - p)
-                .norm()
-                .partial_cmp(&(*y - p).norm())
-                .unwrap_or(std::cmp::Ordering::Equal)
-        })?
-        .clone();
-    let sphere = Sphere::new(c, small.clone()).ok()?;
-    let u = exact_maximiser(field, &sphere).ok()?;
-    Some((sphere.point(&u).ok()? - p).norm())
-}
-
 // ---- qpme -------------------------------------------------------------------
 
-/// Settings of `qpme` in a spec.
+/// The spec's own fields of `qpme`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct QpmeOptions {
+pub struct QpmeFields {
     /// `fit` (default) or `paper`.
     #[serde(default)]
     pub estimator: Option<Estimator>,
@@ -327,7 +259,7 @@ pub struct QpmeOptions {
     pub window: Option<Num>,
 }
 
-/// The QPME LPMEs' window (see [`QpmeOptions::window`]): `None` for 0,
+/// The QPME LPMEs' window (see [`QpmeFields::window`]): `None` for 0,
 /// `default` when not given.
 fn window<T: Scalar>(given: &Option<Num>, default: Option<T>) -> Result<Option<T>> {
     let w = match given {
@@ -343,151 +275,60 @@ fn window<T: Scalar>(given: &Option<Num>, default: Option<T>) -> Result<Option<T
     Ok((w > T::int(0)).then_some(w))
 }
 
-/// About how many queries QPME's q + 2 LPMEs take: the first as
-/// [`lpme_queries`], and with a window the others search windows of width
-/// 2w without orthant queries (crossings not counted). With `origin_known`
-/// (fair QPME's [`FairSettings::origin_from_a`]) the first is not asked
-/// and every other LPME is.
-fn qpme_queries<T: Scalar>(
-    q: usize,
-    lpme: &LpmeSettings<T>,
-    window: &Option<T>,
-    origin_known: bool,
-) -> Option<usize> {
-    let first = lpme_queries(q, lpme)?;
-    let other = match window {
-        Some(w) => {
-            let width = (w.clone() * T::int(2)).min(T::frac_pi_2());
-            lpme.cycles * (q - 1) * search_queries(lpme.strategy, &width, &lpme.eps)?
-        }
-        None => first,
-    };
-    Some(usize::from(!origin_known) * first + (q + 1) * other)
-}
-
-/// QPME (000 Alg. 1; general rates App. E) as a [`Procedure`]: q + 2
-/// LPMEs on small spheres inside the spec's `sphere` population, then the
-/// joint fit (or the corrected closed form of App. C, eq. 18). The error
-/// is max(‖a − â‖₂, ‖B − B̂‖_F).
-///
-/// # Examples
-/// ```
-/// use metric_elicitation::elicit::procedure::{Procedure, Search};
-/// use metric_elicitation::elicit::quadratic_procedures::{Qpme, QpmeOptions};
-/// use metric_elicitation::oracle::Simulated;
-/// use metric_elicitation::search::Strategy;
-/// use metric_elicitation::spec::{Num, PopulationSpec};
-/// let population = PopulationSpec::Sphere {
-///     center: vec![Num::Float(0.5), Num::Float(0.5)],
-///     radius: Num::Float(0.2),
-/// };
-/// let p = Qpme::<f64>::new(QpmeOptions::default(), Search { eps: 1e-3, strategy: Strategy::Golden }, &population).unwrap();
-/// let truth = p.truth(&serde_json::json!({"a": [0.6, 0.5], "B": [[-0.4, 0.1], [0.1, -0.3]]})).unwrap();
-/// let mut oracle = Simulated::new(|r: &nalgebra::DVector<f64>| p.value(&truth, r));
-/// let est = p.elicit(&mut oracle).unwrap();
-/// assert!(p.report(&est, Some(&truth)).error.unwrap() < 0.05);
-/// ```
-///
-/// # Errors
-/// See [`Procedure`]: bad settings name the field; a metric outside the
-/// design's assumptions is [`Error::Assumption`].
-#[derive(Debug, Clone)]
-pub struct Qpme<T: Scalar> {
-    design: Design<T>,
-    settings: QpmeSettings<T>,
+/// `qpme`: QPME (000 Alg. 1; general rates App. E) on a `sphere`
+/// population: q + 2 LPMEs on small spheres inside it, then the joint fit
+/// (or the corrected closed form of App. C, eq. 18). The error is
+/// max(‖a − â‖₂, ‖B − B̂‖_F); `rates` says how a query's rates are shown.
+pub struct QpmeAdapter<T: Scalar> {
+    qpme: Qpme<T>,
     rates: Rates,
 }
 
-/// The query sphere of a `sphere` population.
-fn sphere_of<T: Scalar>(population: &PopulationSpec, procedure: &str) -> Result<Sphere<T>> {
-    let PopulationSpec::Sphere { center, radius } = population else {
-        return Err(population.unsupported(procedure, "sphere"));
-    };
-    let c: Vec<T> = center
-        .iter()
-        .enumerate()
-        .map(|(i, v)| v.to_scalar(&format!("population.center[{i}]")))
-        .collect::<Result<_>>()?;
-    Sphere::new(DVector::from_vec(c), radius.to_scalar("population.radius")?)
-}
-
-impl<T: Scalar> Qpme<T> {
-    /// The design (query sphere and small radius).
-    pub fn design(&self) -> &Design<T> {
-        &self.design
-    }
-
-    /// The QPME settings.
-    pub fn settings(&self) -> &QpmeSettings<T> {
-        &self.settings
-    }
-
-    fn centres(&self) -> Vec<DVector<T>> {
-        let q = self.design.dim();
-        let mut out = vec![self.design.origin().clone()];
-        for j in 0..q {
-            out.push(self.design.centre(super::qpme::Centre::Plus(j)));
-            out.push(self.design.centre(super::qpme::Centre::Minus(j)));
-        }
-        out
-    }
-}
-
-impl<T: Scalar> Procedure<T> for Qpme<T> {
-    type Settings = QpmeOptions;
-    type Point = DVector<T>;
+impl<T: Scalar> Adapter<T> for QpmeAdapter<T> {
+    type Fields = QpmeFields;
+    type Algorithm = Qpme<T>;
     type Truth = QuadraticMetric<T>;
-    type Estimate = QpmeEstimate<T>;
     const ERROR: &'static str = "max(||a - a^||_2, ||B - B^||_F)";
     /// Every query lies on one of the design's small spheres, and
     /// `distance` measures it from that sphere's optimum (push-away runs).
     const SINGLE_OPTIMUM: bool = true;
-    /// Every search runs on a small sphere, where the metric is nearly
-    /// symmetric ([`Strategy::Bisection`]).
-    const SYMMETRIC_SEARCHES: bool = true;
 
-    fn default_strategy() -> Strategy {
-        Strategy::Golden
-    }
-
-    fn new(settings: QpmeOptions, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
-        let sphere = sphere_of::<T>(population, "qpme")?;
+    fn new(settings: QpmeFields, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
+        let sphere = build::sphere_population::<T>(population, "qpme")?;
         let rates = settings.rates.unwrap_or(Rates::Diagonal);
-        rate_labels(sphere.dim(), rates)?;
+        view::rate_labels(sphere.dim(), rates)?;
         let small = small_radius(&settings.small_radius, sphere.radius())?;
         let lpme = lpme_settings(&search, settings.cycles, settings.order)?;
         let design = Design::new(sphere, small.clone())?;
-        Ok(Qpme {
-            design,
-            settings: QpmeSettings {
-                lpme,
-                small_radius: small,
-                estimator: settings.estimator.unwrap_or_default(),
-                window: window(&settings.window, Some(T::ratio(1, 5)))?,
-            },
+        let settings = QpmeSettings {
+            lpme,
+            small_radius: small,
+            estimator: settings.estimator.unwrap_or_default(),
+            window: window(&settings.window, Some(T::ratio(1, 5)))?,
+        };
+        Ok(QpmeAdapter {
+            qpme: Qpme::new(design, settings),
             rates,
         })
     }
 
+    fn algorithm(&self) -> &Qpme<T> {
+        &self.qpme
+    }
+
     fn truth(&self, metric: &Value) -> Result<QuadraticMetric<T>> {
-        let q = self.design.dim();
+        let design = self.qpme.design();
+        let q = design.dim();
         let a = read_vector(field(metric, "a")?, "oracle.metric.a", q)?;
         let b = read_matrix(field(metric, "B")?, "oracle.metric.B", q)?;
         let m = QuadraticMetric::new(a, b)?;
-        check_metric(&m, &self.design, self.settings.estimator)?;
+        check_metric(&m, design, self.qpme.settings().estimator)?;
         Ok(m)
     }
 
-    fn value(&self, truth: &QuadraticMetric<T>, point: &DVector<T>) -> T {
-        truth.value(point)
-    }
-
     fn distance(&self, truth: &QuadraticMetric<T>, point: &DVector<T>) -> Option<T> {
-        nearest_optimum(truth, &self.centres(), self.design.small_radius(), point)
-    }
-
-    fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<QpmeEstimate<T>> {
-        qpme(self.design.sphere(), oracle, &self.settings)
+        let design = self.qpme.design();
+        nearest_optimum(truth, &self.qpme.centres(), design.small_radius(), point)
     }
 
     fn report(&self, est: &QpmeEstimate<T>, truth: Option<&QuadraticMetric<T>>) -> Report {
@@ -514,17 +355,8 @@ impl<T: Scalar> Procedure<T> for Qpme<T> {
         }
     }
 
-    fn present(&self, point: &DVector<T>) -> View {
-        let labels = rate_labels(point.len(), self.rates).unwrap_or_default();
-        View {
-            title: "rates of the classifier, % of each actual class".into(),
-            rows: percent_rows(&labels, point),
-        }
-    }
-
-    fn expected_queries(&self) -> Option<usize> {
-        let q = self.design.dim();
-        qpme_queries(q, &self.settings.lpme, &self.settings.window, false)
+    fn view(&self, point: &DVector<T>) -> View {
+        view::rates(point, self.rates)
     }
 }
 
@@ -532,19 +364,19 @@ impl<T: Scalar> Procedure<T> for Qpme<T> {
 #[derive(Debug, Clone, Copy)]
 pub struct QpmeFamily;
 
-impl super::procedure::Family for QpmeFamily {
+impl Family for QpmeFamily {
     const NAME: &'static str = "qpme";
     const SUMMARY: &'static str =
         "quadratic metric a.r + r'Br/2 over a sphere of rates (000 Alg. 1, App. E)";
-    type At<T: Scalar> = Qpme<T>;
+    type At<T: Scalar> = QpmeAdapter<T>;
 }
 
 // ---- fair-qpme --------------------------------------------------------------
 
-/// Settings of `fair-qpme` in a spec.
+/// The spec's own fields of `fair-qpme`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FairQpmeOptions {
+pub struct FairQpmeFields {
     /// `fit` (default) or `paper`.
     #[serde(default)]
     pub estimator: Option<Estimator>,
@@ -561,9 +393,29 @@ pub struct FairQpmeOptions {
     #[serde(default)]
     pub order: Option<AngleOrder>,
     /// As for qpme: the windows of each QPME's LPMEs after its first;
-    /// default 0 (off, as in the paper: see [`FairQpme`]).
+    /// default 0 (off, as in the paper: see [`FairQpmeAdapter`]).
     #[serde(default)]
     pub window: Option<Num>,
+}
+
+/// The hidden fair quadratic metric of a simulated oracle with its groups:
+/// the utility −cost by [`FairQuadraticMetric::cost`], the evaluation the
+/// spec driver has always used ([`crate::metric::quadratic::BoundFairQuadratic`]
+/// evaluates the same cost faster, rounding in another order, which would
+/// move spec results in their last bits).
+#[derive(Debug, Clone)]
+pub struct FairQuadraticTruth<T: Scalar> {
+    /// The metric.
+    pub metric: FairQuadraticMetric<T>,
+    /// Its groups.
+    pub groups: Groups<T>,
+}
+
+impl<T: Scalar> Metric<GroupRates<T>> for FairQuadraticTruth<T> {
+    type Value = T;
+    fn value(&self, point: &GroupRates<T>) -> T {
+        -self.metric.cost(point, &self.groups)
+    }
 }
 
 fn fair_truth<T: Scalar>(metric: &Value, groups: &Groups<T>) -> Result<FairQuadraticMetric<T>> {
@@ -619,100 +471,43 @@ fn fair_distance<T: Scalar>(
 fn fair_spheres<T: Scalar>(groups: &Groups<T>, design: &Design<T>) -> Vec<Sphere<T>> {
     let mut out = vec![groups.sphere().clone()];
     let q = design.dim();
-    let mut cs = vec![super::qpme::Centre::Origin];
+    let mut cs = vec![Centre::Origin];
     for j in 0..q {
-        cs.push(super::qpme::Centre::Plus(j));
-        cs.push(super::qpme::Centre::Minus(j));
+        cs.push(Centre::Plus(j));
+        cs.push(Centre::Minus(j));
     }
     out.extend(cs.into_iter().filter_map(|c| design.small_sphere(c).ok()));
     out
 }
 
-fn present_groups<T: Scalar>(groups: &Groups<T>, point: &GroupRates<T>) -> View {
-    let labels = rate_labels(groups.dim(), groups.rates()).unwrap_or_default();
-    let mut rows = Vec::new();
-    for g in 0..point.groups() {
-        rows.push(format!("group {}:", g + 1));
-        rows.extend(
-            percent_rows(&labels, &point.group(g).into_owned())
-                .into_iter()
-                .map(|r| format!("  {r}")),
-        );
-    }
-    View {
-        title: "rates of the classifier in each group, % of each actual class".into(),
-        rows,
-    }
-}
-
-/// Fair QPME (000 §4.3, App. D Alg. 4; notes F1–F8) as a [`Procedure`] on
-/// a `groups` population: one LPME for â, one QPME per σ ∈ M, Ξ⁻¹ and the
+/// `fair-qpme`: fair QPME (000 §4.3, App. D Alg. 4; notes F1–F8) on a
+/// `groups` population: one LPME for â, one QPME per σ ∈ M, Ξ⁻¹ and the
 /// normalization for λ. The error is
 /// max(‖a − â‖₂, Σ‖B^{uv} − B̂^{uv}‖_F, |λ − λ̂|).
-///
-/// # Examples
-/// ```
-/// use metric_elicitation::elicit::procedure::{Procedure, Search};
-/// use metric_elicitation::elicit::quadratic_procedures::{FairQpme, FairQpmeOptions};
-/// use metric_elicitation::oracle::Simulated;
-/// use metric_elicitation::search::Strategy;
-/// use metric_elicitation::spec::{Num, PopulationSpec};
-/// let population = PopulationSpec::Groups {
-///     classes: 2,
-///     tau: vec![vec![Num::Float(0.3), Num::Float(0.6)], vec![Num::Float(0.7), Num::Float(0.4)]],
-///     radius: None,
-/// };
-/// let p = FairQpme::<f64>::new(FairQpmeOptions::default(), Search { eps: 1e-3, strategy: Strategy::Golden }, &population).unwrap();
-/// let truth = p.truth(&serde_json::json!({
-///     "a": [0.6, 0.8], "B": [[[1.6, 0.0], [0.0, 1.2]]], "lambda": 0.4})).unwrap();
-/// let mut oracle = Simulated::new(|r: &_| p.value(&truth, r));
-/// let est = p.elicit(&mut oracle).unwrap();
-/// assert!(p.report(&est, Some(&truth)).error.unwrap() < 0.05);
-/// ```
-///
-/// # Errors
-/// See [`Procedure`].
-#[derive(Debug, Clone)]
-pub struct FairQpme<T: Scalar> {
-    groups: Groups<T>,
-    design: Design<T>,
-    settings: FairSettings<T>,
-}
+pub struct FairQpmeAdapter<T: Scalar>(FairQpme<T>);
 
-impl<T: Scalar> FairQpme<T> {
-    /// The groups.
-    pub fn groups(&self) -> &Groups<T> {
-        &self.groups
-    }
-}
-
-impl<T: Scalar> Procedure<T> for FairQpme<T> {
-    type Settings = FairQpmeOptions;
-    type Point = GroupRates<T>;
-    type Truth = FairQuadraticMetric<T>;
-    type Estimate = FairEstimate<T>;
+impl<T: Scalar> Adapter<T> for FairQpmeAdapter<T> {
+    type Fields = FairQpmeFields;
+    type Algorithm = FairQpme<T>;
+    type Truth = FairQuadraticTruth<T>;
     const ERROR: &'static str = "max(||a - a^||_2, sum ||B^uv - B^^uv||_F, |lambda - lambda^|)";
     /// Every query lies on one of the design's small spheres, and
     /// `distance` measures it from that sphere's optimum (push-away runs).
     const SINGLE_OPTIMUM: bool = true;
-    /// Every search runs on a small sphere, where the metric is nearly
-    /// symmetric ([`Strategy::Bisection`]).
-    const SYMMETRIC_SEARCHES: bool = true;
 
     fn new(
-        settings: FairQpmeOptions,
+        settings: FairQpmeFields,
         search: Search<T>,
         population: &PopulationSpec,
     ) -> Result<Self> {
         let rates = settings.rates.unwrap_or(Rates::Diagonal);
-        let groups = Groups::<T>::from_spec_in(population, "fair-qpme", rates)?;
-        let small = small_radius(&settings.small_radius, groups.radius())?;
-        let design = Design::new(groups.sphere().clone(), small.clone())?;
+        let groups = build::groups_with(population, "fair-qpme", rates)?;
+        let small: T = small_radius(&settings.small_radius, groups.radius())?;
+        // The small spheres must fit before the other fields are read.
+        Design::new(groups.sphere().clone(), small.clone())?;
         let lpme = lpme_settings(&search, settings.cycles, settings.order)?;
-        Ok(FairQpme {
-            groups,
-            design,
-            settings: FairSettings {
+        let fair = FairSettings {
+            qpme: QpmeSettings {
                 lpme,
                 small_radius: small,
                 estimator: settings.estimator.unwrap_or_default(),
@@ -721,13 +516,19 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
                 // the others turn far from it (windows of 0.2 rad cost 41 %
                 // more queries at m = 2, k = 2; 4 % fewer at m = k = 3).
                 window: window(&settings.window, None)?,
-                origin_from_a: settings.estimator.unwrap_or_default() == Estimator::Fit,
             },
-        })
+            origin_from_a: settings.estimator.unwrap_or_default() == Estimator::Fit,
+        };
+        Ok(FairQpmeAdapter(FairQpme::new(groups, fair)?))
     }
 
-    fn truth(&self, metric: &Value) -> Result<FairQuadraticMetric<T>> {
-        let t = fair_truth(metric, &self.groups)?;
+    fn algorithm(&self) -> &FairQpme<T> {
+        &self.0
+    }
+
+    fn truth(&self, metric: &Value) -> Result<FairQuadraticTruth<T>> {
+        let groups = self.0.groups();
+        let t = fair_truth(metric, groups)?;
         if !(t.lambda().clone() > T::int(0) && t.lambda().clone() < T::int(1)) {
             return Err(Error::Assumption {
                 assumption: "000 Alg. 4: 0 < lambda < 1".into(),
@@ -737,33 +538,31 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
                 ),
             });
         }
-        let all: Vec<usize> = (0..self.groups.groups()).collect();
-        let parts = crate::geometry::groups::Partitions::<T>::new(self.groups.groups())?;
+        let all: Vec<usize> = (0..groups.groups()).collect();
+        let parts = crate::geometry::groups::Partitions::<T>::new(groups.groups())?;
         for sigma in std::iter::once(&all).chain(parts.sets()) {
-            let field = RestrictedFair::new(&t, &self.groups, sigma);
-            super::qpme::check_field(&field, &self.design)?;
+            let field = RestrictedFair::new(&t, groups, sigma);
+            crate::elicit::qpme::check_field(&field, self.0.design())?;
         }
-        Ok(t)
+        Ok(FairQuadraticTruth {
+            metric: t,
+            groups: groups.clone(),
+        })
     }
 
-    fn value(&self, truth: &FairQuadraticMetric<T>, point: &GroupRates<T>) -> T {
-        -truth.cost(point, &self.groups)
-    }
-
-    fn distance(&self, truth: &FairQuadraticMetric<T>, point: &GroupRates<T>) -> Option<T> {
+    fn distance(&self, truth: &FairQuadraticTruth<T>, point: &GroupRates<T>) -> Option<T> {
+        let groups = self.0.groups();
         fair_distance(
-            truth,
-            &self.groups,
-            &fair_spheres(&self.groups, &self.design),
+            &truth.metric,
+            groups,
+            &fair_spheres(groups, self.0.design()),
             point,
         )
     }
 
-    fn elicit(&self, oracle: &mut dyn Oracle<GroupRates<T>>) -> Result<FairEstimate<T>> {
-        fair_qpme(&self.groups, oracle, &self.settings)
-    }
-
-    fn report(&self, est: &FairEstimate<T>, truth: Option<&FairQuadraticMetric<T>>) -> Report {
+    fn report(&self, est: &FairEstimate<T>, truth: Option<&FairQuadraticTruth<T>>) -> Report {
+        let truth = truth.map(|t| &t.metric);
+        let groups = self.0.groups();
         let mut details = Map::new();
         details.insert("queries".into(), est.queries.into());
         details.insert("nu".into(), f(&est.nu).into());
@@ -774,7 +573,7 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
         details.insert(
             "partitions".into(),
             Value::from(
-                crate::geometry::groups::Partitions::<T>::new(self.groups.groups())
+                crate::geometry::groups::Partitions::<T>::new(groups.groups())
                     .map(|p| {
                         p.sets()
                             .iter()
@@ -793,7 +592,7 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
                     .collect::<Vec<Option<f64>>>(),
             ),
         );
-        let pair_names: Vec<String> = pairs(self.groups.groups())
+        let pair_names: Vec<String> = pairs(groups.groups())
             .into_iter()
             .map(|(u, v)| format!("B^({},{})", u + 1, v + 1))
             .collect();
@@ -803,7 +602,7 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
             words: format!(
                 "cost = (1 - {:.4})·<a, {}> + {:.4}/2·sum (r^u - r^v)' B^uv (r^u - r^v), a = {:?}, pairs {}",
                 f(&est.lambda),
-                if self.groups.rates() == Rates::Diagonal { "1 - r" } else { "r" },
+                if groups.rates() == Rates::Diagonal { "1 - r" } else { "r" },
                 f(&est.lambda),
                 est.a.iter().map(|x| (f(x) * 1e4).round() / 1e4).collect::<Vec<f64>>(),
                 pair_names.join(", ")
@@ -819,23 +618,8 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
         }
     }
 
-    fn present(&self, point: &GroupRates<T>) -> View {
-        present_groups(&self.groups, point)
-    }
-
-    fn expected_queries(&self) -> Option<usize> {
-        let (q, m) = (self.groups.dim(), self.groups.groups());
-        let s = &self.settings;
-        // |M| = C(m, 2) QPMEs after the LPME for a.
-        let qpmes = m * (m - 1) / 2;
-        let first = LpmeSettings {
-            eps: s.first_eps(m),
-            ..s.lpme.clone()
-        };
-        Some(
-            lpme_queries(q, &first)?
-                + qpmes * qpme_queries(q, &s.lpme, &s.window, s.origin_from_a)?,
-        )
+    fn view(&self, point: &GroupRates<T>) -> View {
+        view::groups_rates(self.0.groups(), point)
     }
 }
 
@@ -843,19 +627,19 @@ impl<T: Scalar> Procedure<T> for FairQpme<T> {
 #[derive(Debug, Clone, Copy)]
 pub struct FairQpmeFamily;
 
-impl super::procedure::Family for FairQpmeFamily {
+impl Family for FairQpmeFamily {
     const NAME: &'static str = "fair-qpme";
     const SUMMARY: &'static str =
         "fair quadratic metric (a, B^uv, lambda) over groups' rates (000 Def. 4, Alg. 4)";
-    type At<T: Scalar> = FairQpme<T>;
+    type At<T: Scalar> = FairQpmeAdapter<T>;
 }
 
 // ---- qpme-tradeoff ----------------------------------------------------------
 
-/// Settings of `qpme-tradeoff` in a spec.
+/// The spec's own fields of `qpme-tradeoff`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TradeoffOptions {
+pub struct QpmeTradeoffFields {
     /// The known a (q values).
     #[serde(default)]
     pub a: Option<Value>,
@@ -874,64 +658,28 @@ pub struct TradeoffOptions {
     pub rates: Option<Rates>,
 }
 
-/// The trade-off alone (000 App. D Alg. 5; notes F9) as a [`Procedure`]:
-/// λ of a fair quadratic metric whose a and B^{uv} are known (the spec's
-/// `a` and `B` settings), by one unimodal search over λ′ ∈ [0, 1]. The
-/// error is |λ − λ̂|.
-///
-/// # Examples
-/// ```
-/// use metric_elicitation::elicit::procedure::{Procedure, Search};
-/// use metric_elicitation::elicit::quadratic_procedures::{QpmeTradeoff, TradeoffOptions};
-/// use metric_elicitation::oracle::Simulated;
-/// use metric_elicitation::search::Strategy;
-/// use metric_elicitation::spec::{Num, PopulationSpec};
-/// let population = PopulationSpec::Groups {
-///     classes: 2,
-///     tau: vec![vec![Num::Float(0.3), Num::Float(0.6)], vec![Num::Float(0.7), Num::Float(0.4)]],
-///     radius: None,
-/// };
-/// let options = TradeoffOptions {
-///     a: Some(serde_json::json!([0.6, 0.8])),
-///     b: Some(serde_json::json!([[[1.6, 0.0], [0.0, 1.2]]])),
-///     ..Default::default()
-/// };
-/// let p = QpmeTradeoff::<f64>::new(options, Search { eps: 1e-3, strategy: Strategy::Golden }, &population).unwrap();
-/// let truth = p.truth(&serde_json::json!({
-///     "a": [0.6, 0.8], "B": [[[1.6, 0.0], [0.0, 1.2]]], "lambda": 0.4})).unwrap();
-/// let mut oracle = Simulated::new(|r: &_| p.value(&truth, r));
-/// let est = p.elicit(&mut oracle).unwrap();
-/// assert!((est.lambda - 0.4).abs() < 1e-3);
-/// ```
-///
-/// # Errors
-/// See [`Procedure`]; missing `a` or `B` settings name the field.
-#[derive(Debug, Clone)]
-pub struct QpmeTradeoff<T: Scalar> {
-    groups: Groups<T>,
-    known: Known<T>,
-    search: Search<T>,
-    small: T,
-    touching: bool,
-}
+/// `qpme-tradeoff`: the trade-off alone (000 App. D Alg. 5; notes F9) on
+/// a `groups` population: λ of a fair quadratic metric whose a and B^{uv}
+/// are known (the spec's `a` and `B` fields), by one unimodal search over
+/// λ′ ∈ [0, 1]. The error is |λ − λ̂|.
+pub struct QpmeTradeoffAdapter<T: Scalar>(QpmeTradeoff<T>);
 
-impl<T: Scalar> Procedure<T> for QpmeTradeoff<T> {
-    type Settings = TradeoffOptions;
-    type Point = GroupRates<T>;
-    type Truth = FairQuadraticMetric<T>;
-    type Estimate = TradeoffEstimate<T>;
+impl<T: Scalar> Adapter<T> for QpmeTradeoffAdapter<T> {
+    type Fields = QpmeTradeoffFields;
+    type Algorithm = QpmeTradeoff<T>;
+    type Truth = FairQuadraticTruth<T>;
     const ERROR: &'static str = "|lambda - lambda^|";
     /// Every query lies on one of the design's small spheres, and
     /// `distance` measures it from that sphere's optimum (push-away runs).
     const SINGLE_OPTIMUM: bool = true;
 
     fn new(
-        settings: TradeoffOptions,
+        settings: QpmeTradeoffFields,
         search: Search<T>,
         population: &PopulationSpec,
     ) -> Result<Self> {
         let rates = settings.rates.unwrap_or(Rates::Diagonal);
-        let groups = Groups::<T>::from_spec_in(population, "qpme-tradeoff", rates)?;
+        let groups = build::groups_with(population, "qpme-tradeoff", rates)?;
         let (q, m) = (groups.dim(), groups.groups());
         let a = settings
             .a
@@ -945,45 +693,36 @@ impl<T: Scalar> Procedure<T> for QpmeTradeoff<T> {
         // The known part must itself be a Def. 4 metric (λ plays no role).
         let checked = FairQuadraticMetric::new(a, b, T::ratio(1, 2), rates)?;
         let small = small_radius(&settings.small_radius, groups.radius())?;
-        tradeoff_sphere(&groups, &small)?;
-        Ok(QpmeTradeoff {
-            known: Known {
-                a: checked.a().clone(),
-                b: checked.b().to_vec(),
-            },
-            groups,
-            search,
-            small,
-            touching: settings.estimator.unwrap_or_default() == Estimator::Fit,
+        let known = Known {
+            a: checked.a().clone(),
+            b: checked.b().to_vec(),
+        };
+        let touching = settings.estimator.unwrap_or_default() == Estimator::Fit;
+        Ok(QpmeTradeoffAdapter(QpmeTradeoff::new(
+            groups, known, search, small, touching,
+        )?))
+    }
+
+    fn algorithm(&self) -> &QpmeTradeoff<T> {
+        &self.0
+    }
+
+    fn truth(&self, metric: &Value) -> Result<FairQuadraticTruth<T>> {
+        let groups = self.0.groups();
+        Ok(FairQuadraticTruth {
+            metric: fair_truth(metric, groups)?,
+            groups: groups.clone(),
         })
     }
 
-    fn truth(&self, metric: &Value) -> Result<FairQuadraticMetric<T>> {
-        fair_truth(metric, &self.groups)
+    fn distance(&self, truth: &FairQuadraticTruth<T>, point: &GroupRates<T>) -> Option<T> {
+        let groups = self.0.groups();
+        let sphere = tradeoff_sphere(groups, self.0.small_radius()).ok()?;
+        fair_distance(&truth.metric, groups, &[sphere], point)
     }
 
-    fn value(&self, truth: &FairQuadraticMetric<T>, point: &GroupRates<T>) -> T {
-        -truth.cost(point, &self.groups)
-    }
-
-    fn distance(&self, truth: &FairQuadraticMetric<T>, point: &GroupRates<T>) -> Option<T> {
-        let sphere = tradeoff_sphere(&self.groups, &self.small).ok()?;
-        fair_distance(truth, &self.groups, &[sphere], point)
-    }
-
-    fn elicit(&self, oracle: &mut dyn Oracle<GroupRates<T>>) -> Result<TradeoffEstimate<T>> {
-        tradeoff(
-            &self.groups,
-            &self.known,
-            oracle,
-            self.search.eps.clone(),
-            self.search.strategy,
-            self.small.clone(),
-            self.touching,
-        )
-    }
-
-    fn report(&self, est: &TradeoffEstimate<T>, truth: Option<&FairQuadraticMetric<T>>) -> Report {
+    fn report(&self, est: &TradeoffEstimate<T>, truth: Option<&FairQuadraticTruth<T>>) -> Report {
+        let truth = truth.map(|t| &t.metric);
         let mut details = Map::new();
         details.insert("queries".into(), est.queries.into());
         details.insert(
@@ -1002,12 +741,8 @@ impl<T: Scalar> Procedure<T> for QpmeTradeoff<T> {
         }
     }
 
-    fn present(&self, point: &GroupRates<T>) -> View {
-        present_groups(&self.groups, point)
-    }
-
-    fn expected_queries(&self) -> Option<usize> {
-        search_queries(self.search.strategy, &T::int(1), &self.search.eps)
+    fn view(&self, point: &GroupRates<T>) -> View {
+        view::groups_rates(self.0.groups(), point)
     }
 }
 
@@ -1015,19 +750,19 @@ impl<T: Scalar> Procedure<T> for QpmeTradeoff<T> {
 #[derive(Debug, Clone, Copy)]
 pub struct QpmeTradeoffFamily;
 
-impl super::procedure::Family for QpmeTradeoffFamily {
+impl Family for QpmeTradeoffFamily {
     const NAME: &'static str = "qpme-tradeoff";
     const SUMMARY: &'static str =
         "trade-off lambda of a fair quadratic metric with known a and B (000 Alg. 5)";
-    type At<T: Scalar> = QpmeTradeoff<T>;
+    type At<T: Scalar> = QpmeTradeoffAdapter<T>;
 }
 
 // ---- cubic ------------------------------------------------------------------
 
-/// Settings of `cubic` in a spec.
+/// The spec's own fields of `cubic`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CubicOptions {
+pub struct CubicFields {
     /// `minimal` (default) or `nested`.
     #[serde(default)]
     pub design: Option<CubicDesign>,
@@ -1045,72 +780,50 @@ pub struct CubicOptions {
     pub order: Option<AngleOrder>,
 }
 
-/// Cubic metrics (000 §8, done as notes C4–C5) as a [`Procedure`] on a
-/// `sphere` population: LPMEs over a design of small spheres, then a joint
-/// fit of the cubic's quadratic gradient field. The error is
+/// `cubic`: cubic metrics (000 §8, done as notes C4–C5) on a `sphere`
+/// population: LPMEs over a design of small spheres, then a joint fit of
+/// the cubic's quadratic gradient field. The error is
 /// max(‖a − â‖₂, ‖B − B̂‖_F, ‖C − Ĉ‖).
-///
-/// # Examples
-/// ```
-/// use metric_elicitation::elicit::procedure::{Procedure, Search};
-/// use metric_elicitation::elicit::quadratic_procedures::{Cubic, CubicOptions};
-/// use metric_elicitation::oracle::Simulated;
-/// use metric_elicitation::search::Strategy;
-/// use metric_elicitation::spec::{Num, PopulationSpec};
-/// let population = PopulationSpec::Sphere {
-///     center: vec![Num::Float(0.5), Num::Float(0.5)],
-///     radius: Num::Float(0.2),
-/// };
-/// let p = Cubic::<f64>::new(CubicOptions::default(), Search { eps: 1e-4, strategy: Strategy::Golden }, &population).unwrap();
-/// let c = serde_json::json!([[[0.5, -0.2], [-0.2, 0.0]], [[-0.2, 0.0], [0.0, 0.1]]]);
-/// let truth = p.truth(&serde_json::json!({"a": [0.8, 0.6], "B": [[-0.5, 0.1], [0.1, -0.3]], "C": c})).unwrap();
-/// let mut oracle = Simulated::new(|r: &nalgebra::DVector<f64>| p.value(&truth, r));
-/// let est = p.elicit(&mut oracle).unwrap();
-/// assert!(p.report(&est, Some(&truth)).error.unwrap() < 0.2);
-/// ```
-///
-/// # Errors
-/// See [`Procedure`].
-#[derive(Debug, Clone)]
-pub struct Cubic<T: Scalar> {
-    sphere: Sphere<T>,
-    settings: CubicSettings<T>,
+pub struct CubicAdapter<T: Scalar> {
+    cubic: Cubic<T>,
     rates: Rates,
 }
 
-impl<T: Scalar> Procedure<T> for Cubic<T> {
-    type Settings = CubicOptions;
-    type Point = DVector<T>;
+impl<T: Scalar> Adapter<T> for CubicAdapter<T> {
+    type Fields = CubicFields;
+    type Algorithm = Cubic<T>;
     type Truth = CubicMetric<T>;
-    type Estimate = CubicEstimate<T>;
     const ERROR: &'static str = "max(||a - a^||_2, ||B - B^||_F, ||C - C^||)";
     /// Every query lies on one of the design's small spheres, and
     /// `distance` measures it from that sphere's optimum (push-away runs).
     const SINGLE_OPTIMUM: bool = true;
-    /// Every search runs on a small sphere, where the metric is nearly
-    /// symmetric ([`Strategy::Bisection`]).
-    const SYMMETRIC_SEARCHES: bool = true;
 
-    fn new(settings: CubicOptions, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
-        let sphere = sphere_of::<T>(population, "cubic")?;
+    fn new(settings: CubicFields, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
+        let sphere = build::sphere_population::<T>(population, "cubic")?;
         let rates = settings.rates.unwrap_or(Rates::Diagonal);
-        rate_labels(sphere.dim(), rates)?;
+        view::rate_labels(sphere.dim(), rates)?;
         let small = small_radius(&settings.small_radius, sphere.radius())?;
         let design = settings.design.unwrap_or_default();
+        // The design must fit before the other fields are read.
         centres(&sphere, &small, design)?;
-        Ok(Cubic {
-            settings: CubicSettings {
-                lpme: lpme_settings(&search, settings.cycles, settings.order)?,
-                small_radius: small,
-                design,
-            },
-            sphere,
+        let settings = CubicSettings {
+            lpme: lpme_settings(&search, settings.cycles, settings.order)?,
+            small_radius: small,
+            design,
+        };
+        Ok(CubicAdapter {
+            cubic: Cubic::new(sphere, settings)?,
             rates,
         })
     }
 
+    fn algorithm(&self) -> &Cubic<T> {
+        &self.cubic
+    }
+
     fn truth(&self, metric: &Value) -> Result<CubicMetric<T>> {
-        let q = self.sphere.dim();
+        let (sphere, s) = (self.cubic.sphere(), self.cubic.settings());
+        let q = sphere.dim();
         let a = read_vector(field(metric, "a")?, "oracle.metric.a", q)?;
         let b = read_matrix(field(metric, "B")?, "oracle.metric.B", q)?;
         let c_value = field(metric, "C")?;
@@ -1131,40 +844,24 @@ impl<T: Scalar> Procedure<T> for Cubic<T> {
             }
         }
         let m = CubicMetric::new(a, b, c)?;
-        let design = Design::new(self.sphere.clone(), self.settings.small_radius.clone())?;
-        let cs: Vec<(String, DVector<T>)> = centres(
-            &self.sphere,
-            &self.settings.small_radius,
-            self.settings.design,
-        )?
-        .into_iter()
-        .enumerate()
-        .map(|(n, c)| (format!("cubic centre {}", n + 1), c))
-        .collect();
+        let design = Design::new(sphere.clone(), s.small_radius.clone())?;
+        let cs: Vec<(String, DVector<T>)> = centres(sphere, &s.small_radius, s.design)?
+            .into_iter()
+            .enumerate()
+            .map(|(n, c)| (format!("cubic centre {}", n + 1), c))
+            .collect();
         crate::metric::quadratic::check_centres(&m, &cs, design.small_radius())?;
         Ok(m)
     }
 
-    fn value(&self, truth: &CubicMetric<T>, point: &DVector<T>) -> T {
-        truth.value(point)
-    }
-
     fn distance(&self, truth: &CubicMetric<T>, point: &DVector<T>) -> Option<T> {
-        let cs = centres(
-            &self.sphere,
-            &self.settings.small_radius,
-            self.settings.design,
-        )
-        .ok()?;
-        nearest_optimum(truth, &cs, &self.settings.small_radius, point)
-    }
-
-    fn elicit(&self, oracle: &mut dyn Oracle<DVector<T>>) -> Result<CubicEstimate<T>> {
-        cubic(&self.sphere, oracle, &self.settings)
+        let (sphere, s) = (self.cubic.sphere(), self.cubic.settings());
+        let cs = centres(sphere, &s.small_radius, s.design).ok()?;
+        nearest_optimum(truth, &cs, &s.small_radius, point)
     }
 
     fn report(&self, est: &CubicEstimate<T>, truth: Option<&CubicMetric<T>>) -> Report {
-        let q = self.sphere.dim();
+        let q = self.cubic.sphere().dim();
         let mut details = Map::new();
         details.insert("queries".into(), est.queries.into());
         details.insert("singular_value_gap".into(), f(&est.gap).into());
@@ -1189,17 +886,8 @@ impl<T: Scalar> Procedure<T> for Cubic<T> {
         }
     }
 
-    fn present(&self, point: &DVector<T>) -> View {
-        let labels = rate_labels(point.len(), self.rates).unwrap_or_default();
-        View {
-            title: "rates of the classifier, % of each actual class".into(),
-            rows: percent_rows(&labels, point),
-        }
-    }
-
-    fn expected_queries(&self) -> Option<usize> {
-        let q = self.sphere.dim();
-        Some(design_size(q, self.settings.design) * lpme_queries(q, &self.settings.lpme)?)
+    fn view(&self, point: &DVector<T>) -> View {
+        view::rates(point, self.rates)
     }
 }
 
@@ -1207,14 +895,9 @@ impl<T: Scalar> Procedure<T> for Cubic<T> {
 #[derive(Debug, Clone, Copy)]
 pub struct CubicFamily;
 
-impl super::procedure::Family for CubicFamily {
+impl Family for CubicFamily {
     const NAME: &'static str = "cubic";
     const SUMMARY: &'static str =
         "cubic metric (a, B, C) over a sphere of rates, by a fit of its gradient field (000 §8)";
-    type At<T: Scalar> = Cubic<T>;
-}
-
-/// Warnings of an estimate as one line each (for tests and reports).
-pub fn warning_lines(warnings: &[Warning]) -> Vec<String> {
-    warnings.iter().map(|w| w.message.clone()).collect()
+    type At<T: Scalar> = CubicAdapter<T>;
 }

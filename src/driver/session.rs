@@ -2,10 +2,10 @@
 //! `ask` (a person), `replay` (a transcript), written once for every
 //! procedure and every precision.
 //!
-//! * the procedure comes from the registry ([`crate::elicit::registry`]) by
-//!   the spec's `procedure`, its settings from the spec
-//!   ([`Spec::settings`]), and the precision from `precision`
-//!   ([`run_family`] dispatches to `f64` or `Mpfr<BITS>`);
+//! * the procedure's adapter comes from the registry
+//!   ([`crate::driver::registry`]) by the spec's `procedure`, its fields
+//!   from the spec ([`Spec::settings`]), and the precision from
+//!   `precision` ([`run_family`] dispatches to `f64` or `Mpfr<BITS>`);
 //! * the oracle is built from the spec's `[oracle]` (exact or ε_Ω-noisy
 //!   with an adversary, a recorded transcript) or is the [`Person`] of
 //!   `ask`, behind [`Counted`] with the spec's budget and a transcript;
@@ -22,17 +22,18 @@
 //! recorded for another spec or other data, and drops a half-written last
 //! line with a warning.
 
-use crate::elicit::procedure::{Family, Procedure, Report, Search, View};
-use crate::elicit::registry;
-use crate::elicit::{Cause, Warning};
+use super::adapter::{Adapter, Family, Point, Report, View};
+use super::registry;
+use super::spec::{AdversaryName, Num, OracleSpec, Spec};
+use crate::diagnostics::{Cause, Warning};
+use crate::elicit::{Elicitation, Search};
 use crate::error::{Error, Result};
 use crate::oracle::{
-    Adversary, AlwaysWrong, Answer, Counted, Noisy, Oracle, Preference, QueryPoint, Record, Replay,
-    ReplayThen, Scripted, SeededRandom, Transcript,
+    Adversary, AlwaysWrong, Answer, Counted, Metric, Noisy, Oracle, Preference, QueryPoint, Record,
+    Replay, ReplayThen, Scripted, SeededRandom, Transcript,
 };
 use crate::scalar::Scalar;
-use crate::search::check_epsilon;
-use crate::spec::{Num, OracleSpec, Spec};
+use crate::search::Tolerance;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -190,7 +191,7 @@ fn run_mpfr<F: Family>(_: &Spec, _: Mode<'_>, bits: u32) -> Result<Finished> {
 }
 
 /// The person as an oracle over a procedure's points.
-struct PersonOracle<'a, 'p, T: Scalar, P: Procedure<T>> {
+struct PersonOracle<'a, 'p, T: Scalar, P: Adapter<T>> {
     procedure: &'a P,
     person: &'a mut (dyn Person + 'p),
     number: usize,
@@ -198,10 +199,10 @@ struct PersonOracle<'a, 'p, T: Scalar, P: Procedure<T>> {
     _t: std::marker::PhantomData<T>,
 }
 
-impl<T: Scalar, P: Procedure<T>> Oracle<P::Point> for PersonOracle<'_, '_, T, P> {
-    fn compare(&mut self, x: &P::Point, y: &P::Point) -> Result<Answer> {
+impl<T: Scalar, P: Adapter<T>> Oracle<Point<T, P>> for PersonOracle<'_, '_, T, P> {
+    fn compare(&mut self, x: &Point<T, P>, y: &Point<T, P>) -> Result<Answer> {
         self.number += 1;
-        let (first, second) = (self.procedure.present(x), self.procedure.present(y));
+        let (first, second) = (self.procedure.view(x), self.procedure.view(y));
         let question = Question {
             number: self.number,
             expected: self.expected,
@@ -396,11 +397,11 @@ fn first_difference(path: &str, a: &Value, b: &Value) -> Option<String> {
 }
 
 /// The adversary a simulated oracle's spec names, over points `Q`.
-fn adversary<'a, T: Scalar, P: Procedure<T>>(
+fn adversary<'a, T: Scalar, P: Adapter<T>>(
     spec: &Spec,
     procedure: &'a P,
     truth: &'a P::Truth,
-) -> Result<Box<dyn Adversary<P::Point> + 'a>> {
+) -> Result<Box<dyn Adversary<Point<T, P>> + 'a>> {
     let OracleSpec::Simulated {
         adversary,
         seed,
@@ -410,23 +411,30 @@ fn adversary<'a, T: Scalar, P: Procedure<T>>(
     else {
         return Ok(Box::new(AlwaysWrong));
     };
-    Ok(match adversary.as_deref().unwrap_or("random") {
-        "always-wrong" => Box::new(AlwaysWrong),
-        "push-away" => Box::new(PushAwayAdversary { procedure, truth }),
-        "scripted" => Box::new(Scripted::new(hex_bytes(script.as_deref().unwrap_or(""))?)),
-        _ => Box::new(SeededRandom::new(seed.unwrap_or(0))),
+    Ok(match AdversaryName::parse(adversary.as_deref())? {
+        AdversaryName::AlwaysWrong => Box::new(AlwaysWrong),
+        AdversaryName::PushAway => Box::new(PushAwayAdversary { procedure, truth }),
+        AdversaryName::Scripted => {
+            Box::new(Scripted::new(hex_bytes(script.as_deref().unwrap_or(""))?))
+        }
+        AdversaryName::Random => Box::new(SeededRandom::new(seed.unwrap_or(0))),
     })
 }
 
 /// The push-away adversary over a procedure's distance to the optimum.
-struct PushAwayAdversary<'a, T: Scalar, P: Procedure<T>> {
+struct PushAwayAdversary<'a, T: Scalar, P: Adapter<T>> {
     procedure: &'a P,
     truth: &'a P::Truth,
 }
 
-impl<T: Scalar, P: Procedure<T>> Adversary<P::Point> for PushAwayAdversary<'_, T, P> {
-    fn answer(&mut self, x: &P::Point, y: &P::Point, truth: Preference) -> Result<Preference> {
-        let distance = |p: &P::Point| {
+impl<T: Scalar, P: Adapter<T>> Adversary<Point<T, P>> for PushAwayAdversary<'_, T, P> {
+    fn answer(
+        &mut self,
+        x: &Point<T, P>,
+        y: &Point<T, P>,
+        truth: Preference,
+    ) -> Result<Preference> {
+        let distance = |p: &Point<T, P>| {
             self.procedure.distance(self.truth, p).ok_or_else(|| {
                 Error::invalid(
                     "oracle.adversary",
@@ -463,15 +471,18 @@ pub fn hex_bytes(script: &str) -> Result<Vec<u8>> {
 }
 
 /// Runs procedure `P` at precision `T`.
-fn run_at<T: Scalar, P: Procedure<T>>(spec: &Spec, mode: Mode<'_>) -> Result<Finished>
+fn run_at<T: Scalar, P: Adapter<T>>(spec: &Spec, mode: Mode<'_>) -> Result<Finished>
 where
-    P::Point: QueryPoint,
+    Point<T, P>: QueryPoint,
 {
+    // The one place ε is checked: at the working precision, once.
     let eps: T = spec.epsilon()?.to_scalar("epsilon")?;
-    check_epsilon(&eps)?;
-    let coarse = (eps >= T::int(1)).then(|| eps.to_f64_lossy());
+    let eps = Tolerance::new(eps.clone()).map_err(|_| {
+        Error::invalid("epsilon", format!("must be a finite number > 0, got {eps}"))
+    })?;
+    let coarse = (*eps >= T::int(1)).then(|| eps.to_f64_lossy());
     let strategy = spec.strategy_or(P::default_strategy())?;
-    if strategy.needs_symmetry() && !P::SYMMETRIC_SEARCHES {
+    if strategy.needs_symmetry() && !P::Algorithm::SYMMETRIC_SEARCHES {
         return Err(Error::invalid(
             "search",
             format!(
@@ -480,8 +491,8 @@ where
             ),
         ));
     }
-    let settings: P::Settings = spec.settings()?;
-    let procedure = P::new(settings, Search { eps, strategy }, &spec.population)?;
+    let fields: P::Fields = spec.settings()?;
+    let procedure = P::new(fields, Search { eps, strategy }, &spec.population)?;
     let truth = match &spec.oracle {
         OracleSpec::Simulated { metric, .. } => Some(procedure.truth(metric)?),
         _ => None,
@@ -493,18 +504,18 @@ where
         Mode::Run { .. },
     ) = (&spec.oracle, &mode)
     {
-        if a == "push-away" && !P::SINGLE_OPTIMUM {
+        if AdversaryName::parse(Some(a))? == AdversaryName::PushAway && !P::SINGLE_OPTIMUM {
             return Err(Error::invalid(
                 "oracle.adversary",
                 format!("push-away needs a single optimum, and {} searches several (use always-wrong, random or scripted)", spec.procedure),
             ));
         }
     }
-    let expected = procedure.expected_queries();
+    let expected = procedure.algorithm().expected_queries();
 
     let mut transcript_path = None;
     let mut recorded = 0;
-    let (oracle, transcript): (Box<dyn Oracle<P::Point> + '_>, Option<Transcript>) = match mode {
+    let (oracle, transcript): (Box<dyn Oracle<Point<T, P>> + '_>, Option<Transcript>) = match mode {
         Mode::Replay { records } => (Box::new(Replay::new(records)), None),
         Mode::Run { transcript } => {
             let t = transcript
@@ -512,17 +523,16 @@ where
                 .map(|path| new_transcript(spec, path))
                 .transpose()?;
             transcript_path = transcript;
-            let oracle: Box<dyn Oracle<P::Point> + '_> = match (&spec.oracle, &truth) {
+            let oracle: Box<dyn Oracle<Point<T, P>> + '_> = match (&spec.oracle, &truth) {
                 (OracleSpec::Simulated { eps_omega, .. }, Some(truth)) => {
                     let eps_omega: T = eps_omega
                         .clone()
                         .unwrap_or(Num::Float(0.0))
                         .to_scalar("oracle.eps_omega")?;
-                    let procedure = &procedure;
                     Box::new(Noisy::new(
-                        move |p: &P::Point| procedure.value(truth, p),
+                        move |p: &Point<T, P>| truth.value(p),
                         eps_omega,
-                        adversary(spec, procedure, truth)?,
+                        adversary(spec, &procedure, truth)?,
                     )?)
                 }
                 (OracleSpec::Replay { transcript }, _) => {
@@ -553,7 +563,7 @@ where
                 expected,
                 _t: std::marker::PhantomData,
             };
-            let oracle: Box<dyn Oracle<P::Point> + '_> = if records.is_empty() {
+            let oracle: Box<dyn Oracle<Point<T, P>> + '_> = if records.is_empty() {
                 Box::new(person)
             } else {
                 Box::new(ReplayThen::new(records, person))
@@ -568,7 +578,7 @@ where
     if let Some(t) = transcript {
         counted = counted.with_transcript(t);
     }
-    let estimate = match procedure.elicit(&mut counted) {
+    let estimate = match procedure.algorithm().elicit(&mut counted) {
         Ok(estimate) => estimate,
         Err(e) if matches!(e.root_cause(), Error::OracleStopped { .. }) => {
             return Ok(Finished::Stopped {
@@ -649,7 +659,7 @@ fn resume(
 }
 
 /// The result object.
-fn assemble<T: Scalar, P: Procedure<T>, O>(
+fn assemble<T: Scalar, P: Adapter<T>, O>(
     spec: &Spec,
     strategy: crate::search::Strategy,
     counted: &Counted<O>,

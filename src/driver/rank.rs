@@ -176,7 +176,7 @@ fn numbers(value: &Value, field: &str) -> Result<Vec<f64>> {
     items
         .iter()
         .enumerate()
-        .map(|(i, v)| crate::spec::num::<f64>(v, &format!("{field}[{i}]")))
+        .map(|(i, v)| crate::driver::spec::num::<f64>(v, &format!("{field}[{i}]")))
         .collect()
 }
 
@@ -189,7 +189,7 @@ fn named(value: &Value, names: &[&str], field: &str) -> Result<Vec<f64>> {
                 let v = map
                     .get(*n)
                     .ok_or_else(|| Error::invalid(field, format!("missing {n:?}")))?;
-                crate::spec::num::<f64>(v, &format!("{field}.{n}"))
+                crate::driver::spec::num::<f64>(v, &format!("{field}.{n}"))
             })
             .collect(),
         _ => {
@@ -277,7 +277,7 @@ impl Metric {
                 let a = numbers(get(&["a"])?, &format!("{field}.a"))?;
                 let b = get(&["b", "B"])?;
                 let b_field = format!("{field}.B");
-                let lambda = || crate::spec::num::<f64>(get(&["lambda"])?, &format!("{field}.lambda"));
+                let lambda = || crate::driver::spec::num::<f64>(get(&["lambda"])?, &format!("{field}.lambda"));
                 match procedure {
                     "fpme" => Ok(Metric::Fair {
                         a,
@@ -316,7 +316,7 @@ impl Metric {
                 let weights = map
                     .iter()
                     .filter(|(k, _)| k.as_str() != "accuracy")
-                    .map(|(k, v)| Ok((k.clone(), crate::spec::num::<f64>(v, &format!("{field}.{k}"))?)))
+                    .map(|(k, v)| Ok((k.clone(), crate::driver::spec::num::<f64>(v, &format!("{field}.{k}"))?)))
                     .collect::<Result<_>>()?;
                 Ok(Metric::CostReward {
                     accuracy,

@@ -1,0 +1,64 @@
+//! Diagnostics an estimate carries: [`Warning`]s, each with a stable
+//! [`Cause`], saying what the answers could not decide and why. The ground
+//! floor of the crate: the geometry, the searches and every procedure
+//! report through them.
+
+use serde::Serialize;
+
+/// Why an elicited metric is less certain than the tolerance ε promises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Cause {
+    /// The oracle's optimum on a face or boundary is a vertex (a trivial
+    /// classifier): every parameter on one side gives the same classifier,
+    /// so the metric's ratio there is only bounded, not identified.
+    VertexOptimum,
+    /// Distinct queries had equal value (ties, e.g. the plateaus of a finite
+    /// sample), so the answers could not locate the optimum within ε.
+    Plateau,
+    /// The reference weight of a ratio is too small to be resolved at this ε
+    /// (the consistent set reaches a zero reference weight).
+    SmallReference,
+    /// The answers contradict every metric of the family (a noisy oracle
+    /// answered against itself).
+    Contradictory,
+    /// The working precision was reached before ε.
+    Resolution,
+    /// A parameter the answers cannot determine at all (e.g. a direction
+    /// along which every metric of the family answers alike).
+    Unidentifiable,
+    /// A computation whose result is dominated by rounding or estimation
+    /// error (a tiny divisor).
+    IllConditioned,
+    /// ε is not smaller than the search intervals, so the searches barely
+    /// narrow them.
+    CoarseEpsilon,
+    /// The population makes every classifier nearly a mixture of trivial
+    /// ones (its boundary is flat at the scale of ε), so its classifiers
+    /// barely tell metrics apart.
+    DegeneratePopulation,
+    /// The estimate lies outside the family's assumptions (e.g. negative
+    /// weights of a fair metric from noisy answers); reported, not clipped.
+    OutsideFamily,
+}
+
+/// A note attached to an estimate: what the answers could not decide, and
+/// why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// The cause, as a stable code.
+    pub cause: Cause,
+    /// One line naming the place (face, angle, parameter) and the values.
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning with `cause` and `message`.
+    pub fn new(cause: Cause, message: impl Into<String>) -> Self {
+        Warning {
+            cause,
+            message: message.into(),
+        }
+    }
+}

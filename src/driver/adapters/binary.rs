@@ -1,0 +1,369 @@
+//! The binary procedures' adapters (003): `binary-lpm` ([`BinaryLpm`],
+//! §5.1 and App. C), `binary-lfpm` and `binary-lfpm-known-p11`
+//! ([`BinaryLfpm`], §5.2 and Cor. 1), over a spec's binary population
+//! ([`build::binary`]).
+
+use crate::diagnostics::Warning;
+use crate::driver::adapter::{
+    linear_words, lossy, significant, table, Adapter, Family, Report, View,
+};
+use crate::driver::build;
+use crate::driver::spec::{num_list_of, Num, PopulationSpec};
+use crate::driver::view;
+use crate::elicit::binary::{
+    alg3_confusions, maximize_upper, ratio_stats, Alg3Settings, BinaryLfpm, BinaryLpm,
+    LfpmEstimate, LpmEstimate, Monotonicity,
+};
+use crate::elicit::Search;
+use crate::error::{Error, Result};
+use crate::metric::binary::{Lfpm, Lpm};
+use crate::population::BinaryConfusion;
+use crate::scalar::Scalar;
+use crate::search::{Strategy, Tolerance};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+/// The spec's own fields of `binary-lpm` (003 §5.1, App. C).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BinaryLpmFields {
+    /// `increasing` (on ∂C+), `decreasing` (on ∂C−) or `unknown`
+    /// (default: one extra query, App. C).
+    #[serde(default)]
+    pub monotonicity: Option<String>,
+}
+
+/// `binary-lpm`: 003 §5.1 LPM elicitation (Alg. 1, or Alg. 1 on ∂C− for
+/// decreasing metrics, App. C).
+pub struct BinaryLpmAdapter<T: Scalar>(BinaryLpm<T>);
+
+impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
+    type Fields = BinaryLpmFields;
+    type Algorithm = BinaryLpm<T>;
+    type Truth = Lpm<T>;
+    const ERROR: &'static str = "max |m - m^| over (m11, m00), both unit";
+    const SINGLE_OPTIMUM: bool = true;
+
+    fn new(
+        fields: BinaryLpmFields,
+        search: Search<T>,
+        population: &PopulationSpec,
+    ) -> Result<Self> {
+        let monotonicity = match fields.monotonicity.as_deref() {
+            None | Some("unknown") => Monotonicity::Unknown,
+            Some("increasing") => Monotonicity::Increasing,
+            Some("decreasing") => Monotonicity::Decreasing,
+            Some(other) => {
+                return Err(Error::invalid(
+                    "monotonicity",
+                    format!("{other:?} is not increasing, decreasing or unknown"),
+                ))
+            }
+        };
+        Ok(BinaryLpmAdapter(BinaryLpm::new(
+            build::binary(population, "binary-lpm")?,
+            search,
+            monotonicity,
+        )))
+    }
+
+    fn algorithm(&self) -> &BinaryLpm<T> {
+        &self.0
+    }
+
+    fn truth(&self, metric: &Value) -> Result<Lpm<T>> {
+        // As given: the oracle's noise band ε_Ω is on this scale.
+        let v = num_list_of::<T>(metric, "oracle.metric", 2)?;
+        for (i, x) in v.iter().enumerate() {
+            if !x.finite() {
+                return Err(Error::invalid(
+                    format!("oracle.metric[{i}]"),
+                    "must be finite",
+                ));
+            }
+        }
+        Lpm::new(v[0].clone(), v[1].clone(), T::int(0))
+    }
+
+    fn distance(&self, truth: &Lpm<T>, point: &BinaryConfusion<T>) -> Option<T> {
+        let optimum =
+            crate::geometry::binary::bayes_confusion(self.0.population(), &truth.m11, &truth.m00)
+                .ok()?;
+        Some((point.tp.clone() - optimum.tp).powi(2) + (point.tn.clone() - optimum.tn).powi(2))
+    }
+
+    fn report(&self, est: &LpmEstimate<T>, truth: Option<&Lpm<T>>) -> Report {
+        let eps = &self.0.search().eps;
+        let (elicited, elicited_exact) = table([("m11", &est.m11), ("m00", &est.m00)]);
+        let (lo, hi) = est.search.consistent.bounds();
+        let mut details = Map::new();
+        details.insert("theta".into(), lossy(&est.search.theta));
+        let mut report = Report {
+            elicited,
+            elicited_exact,
+            words: linear_words([("TP".to_string(), &est.m11), ("TN".to_string(), &est.m00)]),
+            consistent: json!({ "theta": [lo.to_f64_lossy(), hi.to_f64_lossy()] }),
+            warnings: crate::geometry::binary::degenerate_warning(self.0.population(), eps)
+                .into_iter()
+                .chain(est.search.warnings(eps, "boundary search"))
+                .collect(),
+            details,
+            ..Report::default()
+        };
+        if let Some(t) = truth {
+            let t = t.unit();
+            report.truth = Some(table([("m11", &t.m11), ("m00", &t.m00)]).0);
+            let err = (t.m11.clone() - est.m11.clone())
+                .abs()
+                .max((t.m00.clone() - est.m00.clone()).abs());
+            report.error = Some(err.to_f64_lossy());
+        }
+        report
+    }
+
+    fn view(&self, point: &BinaryConfusion<T>) -> View {
+        view::binary(point, &self.0.population().zeta())
+    }
+}
+
+/// The spec's own fields of `binary-lfpm` (003 §5.2).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BinaryLfpmFields {
+    /// Alg. 3: confusions per boundary (default 1000, the paper's).
+    #[serde(default)]
+    pub alg3_confusions: Option<usize>,
+    /// Alg. 3: grid steps, Δ = 1/steps (default 100, the paper's).
+    #[serde(default)]
+    pub alg3_steps: Option<u32>,
+}
+
+/// The spec's own fields of `binary-lfpm-known-p11` (003 Cor. 1).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BinaryLfpmKnownP11Fields {
+    /// The known share p′11 = p11/(p11 + p00) (Fβ: 1).
+    pub p11: Option<Num>,
+}
+
+/// The report of both LFPM adapters.
+fn lfpm_report<T: Scalar>(
+    alg: &BinaryLfpm<T>,
+    est: &LfpmEstimate<T>,
+    truth: Option<&Lfpm<T>>,
+) -> Report {
+    let eps = &alg.search().eps;
+    let m = &est.metric;
+    let fields = |m: &'_ Lfpm<T>| {
+        table([
+            ("p11", &m.p11),
+            ("p00", &m.p00),
+            ("q11", &m.q11),
+            ("q00", &m.q00),
+            ("q0", &m.q0),
+        ])
+    };
+    let (elicited, elicited_exact) = fields(m);
+    let mut warnings: Vec<Warning> =
+        crate::geometry::binary::degenerate_warning(alg.population(), eps)
+            .into_iter()
+            .collect();
+    warnings.extend(est.upper.warnings(eps, "Alg. 1 (upper boundary)"));
+    let mut consistent = Map::new();
+    let (lo, hi) = est.upper.consistent.bounds();
+    consistent.insert(
+        "theta_upper".into(),
+        json!([lo.to_f64_lossy(), hi.to_f64_lossy()]),
+    );
+    if let Some(lower) = &est.lower {
+        warnings.extend(lower.warnings(eps, "Alg. 2 (lower boundary)"));
+        let (lo, hi) = lower.consistent.bounds();
+        consistent.insert(
+            "theta_lower".into(),
+            json!([lo.to_f64_lossy(), hi.to_f64_lossy()]),
+        );
+    }
+    let term = |w: &T, name: &str| (name.to_string(), w.clone());
+    let numerator = [term(&m.p11, "TP"), term(&m.p00, "TN")];
+    let denominator = [term(&m.q11, "TP"), term(&m.q00, "TN"), term(&m.q0, "1")];
+    let words = format!(
+        "({}) / ({})",
+        linear_words(numerator.iter().map(|(n, w)| (n.clone(), w))),
+        linear_words(denominator.iter().map(|(n, w)| (n.clone(), w))).replace("·1", "")
+    );
+    let mut details = Map::new();
+    details.insert("p11_share".into(), lossy(&est.p11));
+    let mut report = Report {
+        elicited,
+        elicited_exact,
+        words,
+        consistent: Value::Object(consistent),
+        warnings,
+        details,
+        ..Report::default()
+    };
+    if let Some(t) = truth {
+        report.truth = Some(fields(t).0);
+        if let Ok((upper, _)) = alg3_confusions(alg.population(), alg.alg3().confusions_per_side) {
+            if let Ok((alpha, sigma)) = ratio_stats(m, t, &upper) {
+                report.details.insert("alpha".into(), lossy(&alpha));
+                report.details.insert("sigma".into(), lossy(&sigma));
+                report.error = Some(sigma.to_f64_lossy());
+            }
+        }
+    }
+    report
+}
+
+/// The LFPM truth from the spec, checked against 003 Assumption 2.
+fn lfpm_truth<T: Scalar>(alg: &BinaryLfpm<T>, metric: &Value) -> Result<Lfpm<T>> {
+    let v = num_list_of::<T>(metric, "oracle.metric", 5)?;
+    let m = Lfpm::new(
+        v[0].clone(),
+        v[1].clone(),
+        v[2].clone(),
+        v[3].clone(),
+        v[4].clone(),
+    )?;
+    m.check_assumption2(&alg.population().zeta())?;
+    Ok(m)
+}
+
+/// The [`Adapter`] items both LFPM adapters share (they differ in their
+/// fields and how the algorithm is built).
+macro_rules! lfpm_adapter_items {
+    () => {
+        type Algorithm = BinaryLfpm<T>;
+        type Truth = Lfpm<T>;
+        const ERROR: &'static str =
+            "sigma: standard deviation of phi^/phi over the upper-boundary confusions (003 Table 2)";
+        const SINGLE_OPTIMUM: bool = true;
+
+        fn algorithm(&self) -> &BinaryLfpm<T> {
+            &self.0
+        }
+
+        fn truth(&self, metric: &Value) -> Result<Lfpm<T>> {
+            lfpm_truth(&self.0, metric)
+        }
+
+        fn distance(&self, truth: &Lfpm<T>, point: &BinaryConfusion<T>) -> Option<T> {
+            let fine = Tolerance::new(T::epsilon().sqrt()).ok()?;
+            let optimum = maximize_upper(
+                self.0.population(),
+                &mut crate::oracle::Simulated::new(truth.clone()),
+                &fine,
+                Strategy::Golden,
+            )
+            .ok()?
+            .confusion;
+            Some((point.tp.clone() - optimum.tp).powi(2) + (point.tn.clone() - optimum.tn).powi(2))
+        }
+
+        fn report(&self, est: &LfpmEstimate<T>, truth: Option<&Lfpm<T>>) -> Report {
+            lfpm_report(&self.0, est, truth)
+        }
+
+        fn view(&self, point: &BinaryConfusion<T>) -> View {
+            view::binary(point, &self.0.population().zeta())
+        }
+    };
+}
+
+/// `binary-lfpm`: 003 §5.2 (Alg. 1, Alg. 2, Alg. 3).
+pub struct BinaryLfpmAdapter<T: Scalar>(BinaryLfpm<T>);
+
+impl<T: Scalar> Adapter<T> for BinaryLfpmAdapter<T> {
+    type Fields = BinaryLfpmFields;
+    lfpm_adapter_items!();
+
+    fn new(
+        fields: BinaryLfpmFields,
+        search: Search<T>,
+        population: &PopulationSpec,
+    ) -> Result<Self> {
+        let defaults = Alg3Settings::default();
+        let alg3 = Alg3Settings {
+            confusions_per_side: fields
+                .alg3_confusions
+                .unwrap_or(defaults.confusions_per_side),
+            steps: fields.alg3_steps.unwrap_or(defaults.steps),
+        };
+        alg3.check()?;
+        let population = build::binary(population, "binary-lfpm")?;
+        Ok(BinaryLfpmAdapter(BinaryLfpm::new(
+            population, search, alg3, None,
+        )?))
+    }
+}
+
+/// `binary-lfpm-known-p11`: 003 Cor. 1 (Alg. 1 alone, the numerator's
+/// share known).
+pub struct BinaryLfpmKnownP11Adapter<T: Scalar>(BinaryLfpm<T>);
+
+impl<T: Scalar> Adapter<T> for BinaryLfpmKnownP11Adapter<T> {
+    type Fields = BinaryLfpmKnownP11Fields;
+    lfpm_adapter_items!();
+
+    fn new(
+        fields: BinaryLfpmKnownP11Fields,
+        search: Search<T>,
+        population: &PopulationSpec,
+    ) -> Result<Self> {
+        let p11: T = match &fields.p11 {
+            Some(p) => {
+                let p: T = p.to_scalar("p11")?;
+                if p < T::int(0) || p > T::int(1) {
+                    return Err(Error::invalid(
+                        "p11",
+                        format!(
+                            "the share p'11 must lie in [0, 1], got {}",
+                            significant(p.to_f64_lossy())
+                        ),
+                    ));
+                }
+                p
+            }
+            None => {
+                return Err(Error::invalid(
+                    "p11",
+                    "binary-lfpm-known-p11 needs the known share p11 (F-beta: 1)",
+                ));
+            }
+        };
+        let population = build::binary(population, "binary-lfpm-known-p11")?;
+        Ok(BinaryLfpmKnownP11Adapter(BinaryLfpm::new(
+            population,
+            search,
+            Alg3Settings::default(),
+            Some(p11),
+        )?))
+    }
+}
+
+/// `binary-lpm`.
+pub struct BinaryLpmFamily;
+impl Family for BinaryLpmFamily {
+    const NAME: &'static str = "binary-lpm";
+    const SUMMARY: &'static str =
+        "a linear metric m11*TP + m00*TN of binary confusions (003 §5.1, Alg. 1; App. C)";
+    type At<T: Scalar> = BinaryLpmAdapter<T>;
+}
+
+/// `binary-lfpm`.
+pub struct BinaryLfpmFamily;
+impl Family for BinaryLfpmFamily {
+    const NAME: &'static str = "binary-lfpm";
+    const SUMMARY: &'static str =
+        "a linear-fractional metric of binary confusions (003 §5.2, Alg. 1-3)";
+    type At<T: Scalar> = BinaryLfpmAdapter<T>;
+}
+
+/// `binary-lfpm-known-p11`.
+pub struct BinaryLfpmKnownP11Family;
+impl Family for BinaryLfpmKnownP11Family {
+    const NAME: &'static str = "binary-lfpm-known-p11";
+    const SUMMARY: &'static str =
+        "a linear-fractional metric with known numerator share, e.g. F-beta (003 Cor. 1)";
+    type At<T: Scalar> = BinaryLfpmKnownP11Adapter<T>;
+}

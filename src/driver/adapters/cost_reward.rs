@@ -1,0 +1,313 @@
+//! The `cost-reward` adapter: 004 Alg. 1 ([`CostReward`]) over a spec's
+//! k-class population and its named cost and reward attributes.
+
+use crate::driver::adapter::{Adapter, Family, Report, View};
+use crate::driver::build;
+use crate::driver::spec::{num, num_list_of, AttributeSpec, PopulationSpec};
+use crate::elicit::cost_reward::{CostReward, CostRewardEstimate, CostRewardSettings};
+use crate::elicit::ratios::{PairSpace, Reference};
+use crate::elicit::Search;
+use crate::error::{Error, Result};
+use crate::metric::cost_reward::{Attribute, CostRewardMetric, Kind, Space, Statistics};
+use crate::scalar::Scalar;
+use crate::search::Strategy;
+use nalgebra::DVector;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+/// The spec's own fields for `procedure = "cost-reward"`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CostRewardFields {
+    /// The attributes, `{ name, kind = "cost" | "reward", lower, upper }`.
+    pub attributes: Vec<AttributeSpec>,
+    /// The reference: a class number (1-based; 1 is the paper's) or
+    /// `"auto"` (the default: the largest class weight seen, the same
+    /// queries with better-conditioned ratios, as for DLPM).
+    #[serde(default)]
+    pub reference: Option<Value>,
+}
+
+/// `cost-reward`: 004 Alg. 1. Population: `synthetic-004` (`classes`,
+/// `rows`, `seed`: the §5 population, expected confusions), a multiclass
+/// `csv` or a `dataset`. The simulated oracle's `metric` is a table:
+/// `accuracy` (k weights) and one weight per attribute name; `elicited`
+/// has the same keys.
+pub struct CostRewardAdapter<T: Scalar>(CostReward<T>);
+
+/// A weight vector as the spec's table: `accuracy` and one entry per
+/// attribute name.
+fn table<T: Scalar>(alg: &CostReward<T>, w: &DVector<T>, f: impl Fn(&T) -> Value) -> Value {
+    let k = alg.population().classes();
+    let mut out = Map::new();
+    out.insert(
+        "accuracy".into(),
+        Value::Array(w.rows(0, k).iter().map(&f).collect()),
+    );
+    for (j, a) in alg.attributes().iter().enumerate() {
+        out.insert(a.name.clone(), f(&w[k + j]));
+    }
+    Value::Object(out)
+}
+
+/// Reads the `reference` setting: a 1-based class number or `"auto"`.
+fn reference(value: Option<&Value>) -> Result<Reference> {
+    match value {
+        None => Ok(Reference::Auto),
+        Some(Value::String(s)) if s == "auto" => Ok(Reference::Auto),
+        Some(v) => match v.as_u64() {
+            Some(c) if c >= 1 => Ok(Reference::Class(c as usize - 1)),
+            _ => Err(Error::invalid(
+                "reference",
+                format!("expected a class number (1, 2, ...) or \"auto\", got {v}"),
+            )),
+        },
+    }
+}
+
+/// The attributes of a spec, validated.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `attributes[i]…`.
+pub fn attributes<T: Scalar>(specs: &[AttributeSpec]) -> Result<Vec<Attribute<T>>> {
+    specs
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let kind: Kind = a.kind.parse().map_err(|_| {
+                Error::invalid(
+                    format!("attributes[{i}].kind"),
+                    format!("{:?} is neither \"cost\" nor \"reward\"", a.kind),
+                )
+            })?;
+            let lower = a.lower.to_scalar(&format!("attributes[{i}].lower"))?;
+            let upper = a.upper.to_scalar(&format!("attributes[{i}].upper"))?;
+            Attribute::new(a.name.clone(), kind, lower, upper)
+        })
+        .collect()
+}
+
+impl<T: Scalar> Adapter<T> for CostRewardAdapter<T> {
+    type Fields = CostRewardFields;
+    type Algorithm = CostReward<T>;
+    type Truth = CostRewardMetric<T>;
+
+    const ERROR: &'static str = "max |a - a^|";
+
+    /// Golden-section search: the paper's interval width ε on every ratio
+    /// with about 1.44·log₂(1/ε) queries per ratio instead of 4·log₂(1/ε).
+    fn default_strategy() -> Strategy {
+        Strategy::Golden
+    }
+
+    fn new(
+        fields: CostRewardFields,
+        search: Search<T>,
+        population: &PopulationSpec,
+    ) -> Result<Self> {
+        let attributes = attributes::<T>(&fields.attributes)?;
+        let reference = reference(fields.reference.as_ref())?;
+        let population = build::multiclass::<T>(population, "cost-reward")?;
+        let settings = CostRewardSettings {
+            reference,
+            ..CostRewardSettings::paper(search.eps, search.strategy)
+        };
+        Ok(CostRewardAdapter(CostReward::with_population(
+            population, attributes, settings,
+        )?))
+    }
+
+    fn algorithm(&self) -> &CostReward<T> {
+        &self.0
+    }
+
+    fn truth(&self, metric: &Value) -> Result<CostRewardMetric<T>> {
+        let table = metric.as_object().ok_or_else(|| {
+            Error::invalid(
+                "oracle.metric",
+                "expected a table: accuracy = [k weights] and one weight per attribute name",
+            )
+        })?;
+        if let Some(key) = table
+            .keys()
+            .find(|key| *key != "accuracy" && !self.0.attributes().iter().any(|a| &a.name == *key))
+        {
+            return Err(Error::invalid(
+                format!("oracle.metric.{key}"),
+                "not \"accuracy\" nor the name of an attribute",
+            ));
+        }
+        let k = self.0.population().classes();
+        let accuracy = table.get("accuracy").ok_or_else(|| {
+            Error::invalid("oracle.metric.accuracy", format!("missing ({k} weights)"))
+        })?;
+        let accuracy = num_list_of::<T>(accuracy, "oracle.metric.accuracy", k)?;
+        let weights = self
+            .0
+            .attributes()
+            .iter()
+            .map(|a| {
+                let field = format!("oracle.metric.{}", a.name);
+                let v = table
+                    .get(&a.name)
+                    .ok_or_else(|| Error::invalid(&field, "missing (one weight per attribute)"))?;
+                num::<T>(v, &field)
+            })
+            .collect::<Result<Vec<T>>>()?;
+        if let Some(j) = weights.iter().position(|w| *w < T::int(0)) {
+            return Err(Error::Assumption {
+                assumption: crate::metric::cost_reward::ASSUMPTION.into(),
+                detail: format!(
+                    "oracle.metric.{} = {} is negative (a >= 0)",
+                    self.0.attributes()[j].name,
+                    weights[j]
+                ),
+            });
+        }
+        CostRewardMetric::new(DVector::from_vec(accuracy), DVector::from_vec(weights))
+    }
+
+    /// The squared distance from the optimum of the point's own space
+    /// (each space has one).
+    fn distance(&self, truth: &CostRewardMetric<T>, point: &Statistics<T>) -> Option<T> {
+        let k = self.0.population().classes();
+        let (r, i) = match point.space {
+            Space::Face { reference, class } => (reference, class),
+            Space::Frontier {
+                reference,
+                attribute,
+            } => (reference, k + attribute),
+        };
+        let best = self.0.space().optimum(truth, r, i).ok()?;
+        Some(
+            (&point.d - &best.d).norm_squared()
+                + (&point.attributes - &best.attributes).norm_squared(),
+        )
+    }
+
+    fn report(
+        &self,
+        estimate: &CostRewardEstimate<T>,
+        truth: Option<&CostRewardMetric<T>>,
+    ) -> Report {
+        let a = estimate.weights();
+        let k = self.0.population().classes();
+        let readable = |v: &T| json!(v.to_f64_lossy());
+        let names: Vec<String> = (0..k)
+            .map(|i| format!("d{}", i + 1))
+            .chain(self.0.attributes().iter().map(|a| a.name.clone()))
+            .collect();
+        let words = a
+            .iter()
+            .zip(&names)
+            .map(|(w, n)| format!("{:.4}·{n}", w.to_f64_lossy()))
+            .collect::<Vec<_>>()
+            .join(" + ");
+        let bounds = &estimate.ratios.bounds;
+        let mut consistent = Map::new();
+        consistent.insert(
+            "accuracy".into(),
+            json!(bounds[..k]
+                .iter()
+                .map(|(lo, hi)| [lo.to_f64_lossy(), hi.to_f64_lossy()])
+                .collect::<Vec<_>>()),
+        );
+        for (j, attr) in self.0.attributes().iter().enumerate() {
+            let (lo, hi) = &bounds[k + j];
+            consistent.insert(
+                attr.name.clone(),
+                json!([lo.to_f64_lossy(), hi.to_f64_lossy()]),
+            );
+        }
+        let space = self.0.space();
+        let searches: Vec<Value> = estimate
+            .ratios
+            .faces
+            .iter()
+            .map(|f| {
+                json!({
+                    "space": space.label(f.reference, f.class),
+                    "m": f.m.to_f64_lossy(),
+                    "interval": [f.interval.0.to_f64_lossy(), f.interval.1.to_f64_lossy()],
+                    "queries": f.queries,
+                    "ties": f.ties,
+                })
+            })
+            .collect();
+        let mut details = Map::new();
+        details.insert("searches".into(), Value::Array(searches));
+        details.insert(
+            "reference".into(),
+            json!(space.weight_name(estimate.ratios.reference)),
+        );
+        details.insert("queries".into(), json!(estimate.ratios.queries));
+        details.insert(
+            "zeta".into(),
+            json!(space
+                .priors()
+                .iter()
+                .map(|z| z.to_f64_lossy())
+                .collect::<Vec<_>>()),
+        );
+        Report {
+            elicited: table(&self.0, a, readable),
+            elicited_exact: table(&self.0, a, |v| json!(v.encode())),
+            words,
+            consistent: Value::Object(consistent),
+            warnings: estimate.ratios.warnings.clone(),
+            truth: truth.map(|t| table(&self.0, &t.weights(), readable)),
+            error: truth.map(|t| (t.weights() - a).amax().to_f64_lossy()),
+            details,
+        }
+    }
+
+    fn view(&self, point: &Statistics<T>) -> View {
+        // Per-class accuracy dᵢ/ζᵢ = P(h = i | Y = i), with dᵢ = P(Y = i,
+        // h = i) (what the metric weighs) beside it.
+        let priors = self.0.population().priors();
+        let mut rows: Vec<String> = point
+            .d
+            .iter()
+            .zip(&priors)
+            .enumerate()
+            .map(|(i, (d, prior))| {
+                let (d, prior) = (d.to_f64_lossy(), prior.to_f64_lossy());
+                let accuracy = if prior > 0.0 {
+                    format!("{:.2} %", 100.0 * d / prior)
+                } else {
+                    "-".to_string()
+                };
+                format!(
+                    "class {} accuracy: {accuracy} (correct on {:.2} % of all cases)",
+                    i + 1,
+                    100.0 * d
+                )
+            })
+            .collect();
+        for (a, v) in self.0.attributes().iter().zip(point.attributes.iter()) {
+            rows.push(format!(
+                "{} ({} in [{}, {}]): {:.4}",
+                a.name,
+                a.kind.name(),
+                a.lower.to_f64_lossy(),
+                a.upper.to_f64_lossy(),
+                v.to_f64_lossy()
+            ));
+        }
+        View {
+            title: "per-class accuracy and attributes (larger accuracy and reward, smaller cost magnitude, are better)".into(),
+            rows,
+        }
+    }
+}
+
+/// The cost and reward infused procedure at every precision.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CostRewardFamily;
+
+impl Family for CostRewardFamily {
+    const NAME: &'static str = "cost-reward";
+    const SUMMARY: &'static str =
+        "a diagonal linear metric with named cost and reward attributes (004 Alg. 1)";
+    type At<T: Scalar> = CostRewardAdapter<T>;
+}

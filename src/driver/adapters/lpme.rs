@@ -1,0 +1,250 @@
+//! The sphere procedures' adapters: `lpme` (001 App. A, Alg. 2, any
+//! signs) and `lpm` (002 Alg. 2, a monotonically decreasing metric: the
+//! orthant is known), both [`Lpme`] over the query sphere a spec's
+//! population gives ([`build::sphere`]).
+
+use crate::driver::adapter::{exact_list, linear_words, lossy_list, Adapter, Family, Report, View};
+use crate::driver::build;
+use crate::driver::spec::{num_list_of, PopulationSpec};
+use crate::driver::view;
+use crate::elicit::lpme::{AngleOrder, Lpme, LpmeEstimate, LpmeSettings, Orthant};
+use crate::elicit::Search;
+use crate::error::{Error, Result};
+use crate::geometry::sphere::Sign;
+use crate::metric::Linear;
+use crate::scalar::Scalar;
+use crate::search::Strategy;
+use nalgebra::DVector;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// The spec's own fields of the sphere procedures (`lpme`, `lpm`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SphereFields {
+    /// Cycles over the angles (default 1: with the reverse order one
+    /// cycle finds every angle; the papers use 2 (002) or 4 (001)).
+    #[serde(default)]
+    pub cycles: Option<usize>,
+    /// `reverse` (default) or `paper` (forward).
+    #[serde(default)]
+    pub order: Option<AngleOrder>,
+    /// Stop after a cycle that moves no angle by more than ε (default
+    /// true; only matters with more than one cycle).
+    #[serde(default)]
+    pub stop_early: Option<bool>,
+}
+
+/// LPME over a spec's query sphere, with k when the sphere's coordinates
+/// are a k-class population's off-diagonal confusions (for names and
+/// views).
+pub struct SphereSpace<T: Scalar> {
+    /// The algorithm.
+    pub lpme: Lpme<T>,
+    /// k when the coordinates are off-diagonal confusions.
+    pub classes: Option<usize>,
+}
+
+impl<T: Scalar> SphereSpace<T> {
+    /// The sphere of `population` ([`build::sphere`]) with the fields'
+    /// settings over [`LpmeSettings::efficient`] and the given orthant.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming the field.
+    pub fn new(
+        fields: SphereFields,
+        search: Search<T>,
+        population: &PopulationSpec,
+        name: &str,
+        orthant: impl FnOnce(usize) -> Orthant,
+    ) -> Result<Self> {
+        let defaults = LpmeSettings::efficient(search);
+        let cycles = fields.cycles.unwrap_or(defaults.cycles);
+        if cycles == 0 {
+            return Err(Error::invalid("cycles", "must be at least 1"));
+        }
+        let (sphere, classes) = build::sphere::<T>(population, name)?;
+        let settings = LpmeSettings {
+            cycles,
+            orthant: orthant(sphere.dim()),
+            order: fields.order.unwrap_or(defaults.order),
+            stop_early: fields.stop_early.unwrap_or(defaults.stop_early),
+            ..defaults
+        };
+        Ok(SphereSpace {
+            lpme: Lpme::new(sphere, settings),
+            classes,
+        })
+    }
+
+    /// The spec's metric as a unit vector of the sphere's dimension.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a wrong length, a non-finite or an
+    /// all-zero metric.
+    pub fn unit_truth(&self, metric: &Value) -> Result<Linear<T>> {
+        let v = DVector::from_vec(num_list_of::<T>(
+            metric,
+            "oracle.metric",
+            self.lpme.sphere().dim(),
+        )?);
+        let norm = v.norm();
+        if norm <= T::int(0) {
+            return Err(Error::invalid("oracle.metric", "all weights are zero"));
+        }
+        Ok(Linear(v / norm))
+    }
+
+    /// The report on a unit linear metric.
+    pub fn report(&self, est: &LpmeEstimate<T>, truth: Option<&Linear<T>>) -> Report {
+        let name = |i: usize| match self.classes {
+            Some(k) => {
+                let (row, col) = (i / (k - 1), i % (k - 1));
+                let col = if col >= row { col + 1 } else { col };
+                format!("C({},{})", row + 1, col + 1)
+            }
+            None => format!("x{}", i + 1),
+        };
+        let angles: Vec<Value> = est
+            .consistent
+            .iter()
+            .map(|c| {
+                let (lo, hi) = c.bounds();
+                json!([lo.to_f64_lossy(), hi.to_f64_lossy()])
+            })
+            .collect();
+        let mut report = Report {
+            elicited: lossy_list(est.a.iter()),
+            elicited_exact: exact_list(est.a.iter()),
+            words: linear_words(est.a.iter().enumerate().map(|(i, w)| (name(i), w))),
+            consistent: json!({ "angles": angles }),
+            warnings: est.warnings.clone(),
+            ..Report::default()
+        };
+        report.details.insert(
+            "sphere_radius".into(),
+            json!(self.lpme.sphere().radius().to_f64_lossy()),
+        );
+        report
+            .details
+            .insert("cycles_run".into(), json!(est.cycles));
+        if let Some(Linear(t)) = truth {
+            report.truth = Some(lossy_list(t.iter()));
+            report.error = Some((t - &est.a).amax().to_f64_lossy());
+        }
+        report
+    }
+
+    /// A point shown as a k×k matrix of mistakes, or as coordinates.
+    pub fn view(&self, point: &DVector<T>) -> View {
+        match self.classes {
+            Some(k) => view::off_diagonal(point, k, "mistakes, % of all cases"),
+            None => view::coordinates(point),
+        }
+    }
+}
+
+/// The [`Adapter`] items shared by the two adapters that are a
+/// [`SphereSpace`] in a newtype (`lpm` and `lpme` differ only in the
+/// orthant and in the truth's assumptions).
+macro_rules! sphere_adapter_items {
+    () => {
+        type Fields = SphereFields;
+        type Algorithm = Lpme<T>;
+        type Truth = Linear<T>;
+        const ERROR: &'static str = "max |a - a^| (both unit l2)";
+        const SINGLE_OPTIMUM: bool = true;
+
+        /// Bisection: a linear metric along one angle is symmetric about
+        /// its optimum, so one comparison per halving suffices (fewer
+        /// queries than golden section at the same ε, and about half its
+        /// error; README, `002-lpme-efficient`).
+        fn default_strategy() -> Strategy {
+            Strategy::Bisection
+        }
+
+        fn algorithm(&self) -> &Lpme<T> {
+            &self.0.lpme
+        }
+
+        fn distance(&self, truth: &Linear<T>, point: &DVector<T>) -> Option<T> {
+            self.0.lpme.distance(&truth.0, point)
+        }
+
+        fn report(&self, est: &LpmeEstimate<T>, truth: Option<&Linear<T>>) -> Report {
+            self.0.report(est, truth)
+        }
+
+        fn view(&self, point: &DVector<T>) -> View {
+            self.0.view(point)
+        }
+    };
+}
+
+/// `lpme`: 001 App. A Alg. 2 over any sphere, any signs.
+pub struct LpmeAdapter<T: Scalar>(SphereSpace<T>);
+
+impl<T: Scalar> Adapter<T> for LpmeAdapter<T> {
+    sphere_adapter_items!();
+
+    fn new(fields: SphereFields, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
+        Ok(LpmeAdapter(SphereSpace::new(
+            fields,
+            search,
+            population,
+            "lpme",
+            |_| Orthant::Detect,
+        )?))
+    }
+
+    fn truth(&self, metric: &Value) -> Result<Linear<T>> {
+        self.0.unit_truth(metric)
+    }
+}
+
+/// `lpme`.
+pub struct LpmeFamily;
+impl Family for LpmeFamily {
+    const NAME: &'static str = "lpme";
+    const SUMMARY: &'static str =
+        "any linear metric over a sphere, orthant found by queries (001 App. A, Alg. 2)";
+    type At<T: Scalar> = LpmeAdapter<T>;
+}
+
+/// `lpm`: 002 Alg. 2, a monotonically decreasing linear metric of the
+/// off-diagonal confusions over a sphere S_λ (the orthant is known).
+pub struct LpmAdapter<T: Scalar>(SphereSpace<T>);
+
+impl<T: Scalar> Adapter<T> for LpmAdapter<T> {
+    sphere_adapter_items!();
+
+    fn new(fields: SphereFields, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
+        Ok(LpmAdapter(SphereSpace::new(
+            fields,
+            search,
+            population,
+            "lpm",
+            |q| Orthant::Known(vec![Sign::Negative; q]),
+        )?))
+    }
+
+    fn truth(&self, metric: &Value) -> Result<Linear<T>> {
+        let v = self.0.unit_truth(metric)?;
+        if let Some(i) = v.0.iter().position(|x| *x > T::int(0)) {
+            return Err(Error::Assumption {
+                assumption: "002 §2.2 (LPM monotonically decreasing: weights <= 0)".into(),
+                detail: format!("oracle.metric[{i}] is positive; use procedure lpme for any signs"),
+            });
+        }
+        Ok(v)
+    }
+}
+
+/// `lpm`.
+pub struct LpmFamily;
+impl Family for LpmFamily {
+    const NAME: &'static str = "lpm";
+    const SUMMARY: &'static str =
+        "a monotonically decreasing linear metric of off-diagonal confusions over a sphere (002 Alg. 2)";
+    type At<T: Scalar> = LpmAdapter<T>;
+}

@@ -1,0 +1,147 @@
+//! The `dlpm` adapter: 002 Alg. 1 ([`Dlpm`]) over the faces (r, i) of the
+//! diagonal confusions of a spec's k-class population.
+
+use crate::driver::adapter::{exact_list, linear_words, lossy_list, Adapter, Family, Report, View};
+use crate::driver::build;
+use crate::driver::spec::{num_list_of, PopulationSpec};
+use crate::driver::view;
+use crate::elicit::multiclass::{Dlpm, DlpmEstimate, DlpmSettings, Reference};
+use crate::elicit::Search;
+use crate::error::{Error, Result};
+use crate::metric::Linear;
+use crate::scalar::Scalar;
+use nalgebra::DVector;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+/// The spec's own fields of `dlpm`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DlpmFields {
+    /// The reference class: a 1-based class number (002 Alg. 1 uses 1)
+    /// or `"auto"` (default: the largest weight found along the way).
+    #[serde(default)]
+    pub reference: Option<Value>,
+}
+
+/// `dlpm`: 002 Alg. 1 over the faces (r, i) of the diagonal confusions.
+pub struct DlpmAdapter<T: Scalar>(Dlpm<T>);
+
+impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
+    type Fields = DlpmFields;
+    type Algorithm = Dlpm<T>;
+    type Truth = Linear<T>;
+    const ERROR: &'static str = "max |a - a^| (both l1-normalized)";
+
+    fn new(fields: DlpmFields, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
+        let population = build::multiclass(population, "dlpm")?;
+        let k = population.classes();
+        let reference = match &fields.reference {
+            None => Reference::Auto,
+            Some(Value::String(a)) if a == "auto" => Reference::Auto,
+            Some(v) => match v.as_u64() {
+                Some(r) if r >= 1 && (r as usize) <= k => Reference::Class(r as usize - 1),
+                _ => {
+                    return Err(Error::invalid(
+                        "reference",
+                        format!("expected a class 1..{k} or \"auto\", got {v}"),
+                    ))
+                }
+            },
+        };
+        let settings = DlpmSettings {
+            reference,
+            ..DlpmSettings::paper(search.eps, search.strategy)
+        };
+        Ok(DlpmAdapter(Dlpm::new(population, settings)))
+    }
+
+    fn algorithm(&self) -> &Dlpm<T> {
+        &self.0
+    }
+
+    fn truth(&self, metric: &Value) -> Result<Linear<T>> {
+        let k = self.0.population().classes();
+        let v = DVector::from_vec(num_list_of::<T>(metric, "oracle.metric", k)?);
+        if let Some(i) = v.iter().position(|x| *x < T::int(0)) {
+            return Err(Error::Assumption {
+                assumption: "002 Def. 5 (DLPM weights >= 0)".into(),
+                detail: format!("oracle.metric[{i}] = {} is negative", v[i]),
+            });
+        }
+        let norm = v.iter().fold(T::int(0), |s, x| s + x.clone());
+        if norm <= T::int(0) {
+            return Err(Error::invalid("oracle.metric", "all weights are zero"));
+        }
+        Ok(Linear(v / norm))
+    }
+
+    fn report(&self, est: &DlpmEstimate<T>, truth: Option<&Linear<T>>) -> Report {
+        let faces: Vec<Value> = est
+            .faces
+            .iter()
+            .map(|f| {
+                let (lo, hi) = f.consistent.bounds();
+                json!({
+                    "face": format!("({}, {})", f.reference + 1, f.class + 1),
+                    "m": f.m.to_f64_lossy(),
+                    "consistent_m": [lo.to_f64_lossy(), hi.to_f64_lossy()],
+                    "ties": f.ties,
+                })
+            })
+            .collect();
+        let bounds: Vec<Value> = est
+            .bounds
+            .iter()
+            .map(|(lo, hi)| json!([lo.to_f64_lossy(), hi.to_f64_lossy()]))
+            .collect();
+        let mut details = Map::new();
+        details.insert(
+            "unidentified_faces".into(),
+            json!(est
+                .unidentified_faces
+                .iter()
+                .map(|i| {
+                    let r = est
+                        .faces
+                        .iter()
+                        .find(|f| f.class == *i)
+                        .map_or(0, |f| f.reference);
+                    format!("({}, {})", r + 1, i + 1)
+                })
+                .collect::<Vec<_>>()),
+        );
+        details.insert("reference".into(), json!(est.reference + 1));
+        let mut report = Report {
+            elicited: lossy_list(est.a.iter()),
+            elicited_exact: exact_list(est.a.iter()),
+            words: linear_words(
+                est.a
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| (format!("correct(class {})", i + 1), w)),
+            ),
+            consistent: json!({ "weights": bounds, "faces": faces }),
+            warnings: est.warnings.clone(),
+            details,
+            ..Report::default()
+        };
+        if let Some(Linear(t)) = truth {
+            report.truth = Some(lossy_list(t.iter()));
+            report.error = Some((t - &est.a).amax().to_f64_lossy());
+        }
+        report
+    }
+
+    fn view(&self, point: &DVector<T>) -> View {
+        view::diagonal(point)
+    }
+}
+
+/// `dlpm`.
+pub struct DlpmFamily;
+impl Family for DlpmFamily {
+    const NAME: &'static str = "dlpm";
+    const SUMMARY: &'static str = "a diagonal linear metric of k-class confusions (002 Alg. 1)";
+    type At<T: Scalar> = DlpmAdapter<T>;
+}

@@ -1,0 +1,316 @@
+//! The one builder from a spec's `[population]` section to populations
+//! and query spaces at precision `T` (shared by every adapter, so each
+//! kind is read in one place): binary and k-class populations, groups, the
+//! query sphere of the sphere procedures, and datasets.
+
+use crate::driver::spec::{Num, PopulationSpec, RegularizationForm, Scores};
+use crate::error::{Error, Result};
+use crate::geometry::groups::{Groups, Rates};
+use crate::geometry::sphere::{off_diagonal_sphere, Sphere};
+#[cfg(feature = "data")]
+use crate::population::{csv_file, DatasetPopulation};
+use crate::population::{
+    BinaryPopulation, ExpectedMulticlass, LogisticMulticlass, LogisticUniform, MulticlassPopulation,
+};
+use crate::scalar::Scalar;
+use nalgebra::DVector;
+
+/// `group_column` given to a procedure that does not use groups: a field
+/// that does not apply, refused rather than ignored.
+fn no_groups(procedure: &str) -> Error {
+    Error::invalid(
+        "population.group_column",
+        format!("{procedure} does not use groups; the fair procedures (fpme, fair-qpme, qpme-tradeoff) take kind = \"groups\", or kind = \"dataset\" with group"),
+    )
+}
+
+/// A binary population (003) from `spec`: `synthetic-003`, a binary `csv`
+/// or a two-class `dataset` (threshold classifiers of the fitted η̂ on the
+/// held-out rows).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming the field; a population of another
+/// kind is refused naming `procedure`.
+pub fn binary<T: Scalar>(
+    spec: &PopulationSpec,
+    procedure: &str,
+) -> Result<Box<dyn BinaryPopulation<T> + Send + Sync>> {
+    match spec {
+        PopulationSpec::Synthetic003 { a } => Ok(Box::new(
+            LogisticUniform::new(a.to_scalar::<T>("population.a")?).map_err(|e| match e {
+                Error::InvalidArgument { name, reason } if name == "a" => {
+                    Error::invalid("population.a", reason)
+                }
+                other => other,
+            })?,
+        )),
+        PopulationSpec::Csv {
+            group_column: Some(_),
+            ..
+        } => Err(no_groups(procedure)),
+        #[cfg(feature = "data")]
+        PopulationSpec::Csv {
+            path,
+            score_column,
+            probabilities: None,
+            label_column,
+            group_column: None,
+        } => Ok(Box::new(csv_file::binary::<T>(
+            path,
+            score_column.as_deref().unwrap_or("score"),
+            label_column,
+        )?)),
+        PopulationSpec::Csv { .. } => Err(Error::invalid(
+            "population.probabilities",
+            format!("{procedure} is a binary procedure: give score_column (P(Y = 1 | x)), not probabilities"),
+        )),
+        #[cfg(feature = "data")]
+        PopulationSpec::Dataset { .. } => Ok(Box::new(dataset::<T>(spec)?.binary()?.clone())),
+        other => Err(other.unsupported(procedure, "synthetic-003, csv or dataset")),
+    }
+}
+
+/// A k-class population from `spec`: `synthetic-002` (logistic or softmax
+/// scores), `synthetic-004` (the expected confusions of the 004 §5
+/// population), a multiclass `csv` (labelled confusions) or a `dataset` (η̂
+/// fitted on part of a CSV, RBO classifiers on the held-out rows).
+///
+/// # Errors
+/// As [`binary`].
+pub fn multiclass<T: Scalar>(
+    spec: &PopulationSpec,
+    procedure: &str,
+) -> Result<Box<dyn MulticlassPopulation<T> + Send + Sync>> {
+    match spec {
+        PopulationSpec::Synthetic002 { p, scores } => {
+            let p: Vec<T> = p
+                .iter()
+                .enumerate()
+                .map(|(i, v)| v.to_scalar(&format!("population.p[{i}]")))
+                .collect::<Result<_>>()?;
+            Ok(Box::new(match scores {
+                Scores::Logistic => LogisticMulticlass::new(p)?,
+                Scores::Softmax => LogisticMulticlass::softmax(p)?,
+            }))
+        }
+        PopulationSpec::Synthetic004 {
+            classes,
+            rows,
+            seed,
+        } => Ok(Box::new(ExpectedMulticlass::<T>::synthetic_004(
+            *classes, *rows, *seed,
+        )?)),
+        PopulationSpec::Csv {
+            group_column: Some(_),
+            ..
+        } => Err(no_groups(procedure)),
+        #[cfg(feature = "data")]
+        PopulationSpec::Csv {
+            path,
+            score_column: None,
+            probabilities: Some(columns),
+            label_column,
+            group_column: None,
+        } => Ok(Box::new(
+            csv_file::multiclass::<T>(path, columns, label_column, None)?.population,
+        )),
+        PopulationSpec::Csv { .. } => Err(Error::invalid(
+            "population.probabilities",
+            format!("{procedure} is a multiclass procedure: give probabilities (one column per class), not score_column"),
+        )),
+        #[cfg(feature = "data")]
+        PopulationSpec::Dataset { .. } => Ok(Box::new(dataset::<T>(spec)?)),
+        other => Err(other.unsupported(
+            procedure,
+            "synthetic-002, synthetic-004, a multiclass csv or dataset",
+        )),
+    }
+}
+
+/// The groups of a fair procedure (001) from `spec`: `groups` (τ, and the
+/// common query sphere S_ρ) in general rates.
+///
+/// # Errors
+/// [`PopulationSpec::unsupported`] for another kind; otherwise as
+/// [`Groups::new`], naming the field.
+pub fn groups<T: Scalar>(spec: &PopulationSpec, procedure: &str) -> Result<Groups<T>> {
+    groups_with(spec, procedure, Rates::General)
+}
+
+/// As [`groups`], in the given rates (the fair quadratic procedures).
+///
+/// # Errors
+/// As [`groups`].
+pub fn groups_with<T: Scalar>(
+    spec: &PopulationSpec,
+    procedure: &str,
+    rates: Rates,
+) -> Result<Groups<T>> {
+    let PopulationSpec::Groups {
+        classes,
+        tau,
+        radius,
+    } = spec
+    else {
+        return Err(spec.unsupported(procedure, "groups"));
+    };
+    let t = tau
+        .iter()
+        .enumerate()
+        .map(|(g, row)| {
+            row.iter()
+                .enumerate()
+                .map(|(i, v)| v.to_scalar::<T>(&format!("population.tau[{g}][{i}]")))
+                .collect::<Result<Vec<T>>>()
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let radius = radius
+        .as_ref()
+        .map(|r: &Num| r.to_scalar::<T>("population.radius"))
+        .transpose()?;
+    Groups::with_rates(*classes, t, radius, rates)
+}
+
+/// The query sphere of a `sphere` population (QPME and the cubic
+/// procedure: no population behind it).
+///
+/// # Errors
+/// [`PopulationSpec::unsupported`] for another kind; a bad centre or
+/// radius, naming the field.
+pub fn sphere_population<T: Scalar>(spec: &PopulationSpec, procedure: &str) -> Result<Sphere<T>> {
+    let PopulationSpec::Sphere { center, radius } = spec else {
+        return Err(spec.unsupported(procedure, "sphere"));
+    };
+    let c: Vec<T> = center
+        .iter()
+        .enumerate()
+        .map(|(i, v)| v.to_scalar(&format!("population.center[{i}]")))
+        .collect::<Result<_>>()?;
+    Sphere::new(DVector::from_vec(c), radius.to_scalar("population.radius")?)
+}
+
+/// The query sphere of the sphere procedures (`lpme`, `lpm`) and, when its
+/// coordinates are a k-class population's off-diagonal confusions, k: an
+/// explicit `sphere` population; the sphere found and certified in a
+/// `dataset`'s feasible off-diagonal confusions (001 App. B.1,
+/// [`crate::geometry::feasible`]); or the sphere inside another k-class
+/// population's off-diagonal confusions ([`off_diagonal_sphere`]).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming the field; a dataset whose sphere
+/// fails its certificate.
+pub fn sphere<T: Scalar>(
+    spec: &PopulationSpec,
+    procedure: &str,
+) -> Result<(Sphere<T>, Option<usize>)> {
+    match spec {
+        PopulationSpec::Sphere { center, radius } => {
+            let center: Vec<T> = center
+                .iter()
+                .enumerate()
+                .map(|(i, v)| v.to_scalar(&format!("population.center[{i}]")))
+                .collect::<Result<_>>()?;
+            let radius = radius.to_scalar("population.radius")?;
+            let sphere = Sphere::new(DVector::from_vec(center), radius)
+                .map_err(|e| Error::invalid("population", e.to_string()))?;
+            Ok((sphere, None))
+        }
+        #[cfg(feature = "data")]
+        PopulationSpec::Dataset { seed, .. } => {
+            // The sphere is found in the feasible set of the held-out
+            // rows' plug-in classifiers (001 App. B.1) and certified.
+            let pop = dataset::<T>(spec)?;
+            let found = pop.find_sphere(
+                crate::geometry::feasible::Normalization::Joint,
+                false,
+                32,
+                *seed,
+            )?;
+            if !found.certificate.holds {
+                return Err(Error::invalid(
+                    "population",
+                    format!(
+                        "the sphere found in the dataset's feasible set failed its certificate ({:?})",
+                        found.certificate
+                    ),
+                ));
+            }
+            Ok((found.sphere, Some(pop.classes())))
+        }
+        other => {
+            let pop = multiclass::<T>(other, procedure)?;
+            Ok((off_diagonal_sphere(pop.as_ref())?, Some(pop.classes())))
+        }
+    }
+}
+
+/// The population a `kind = "dataset"` spec describes: reads the CSV,
+/// prepares, splits, fits η̂ and builds the held-out population at
+/// precision `T`.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a spec of another kind or naming the
+/// field at fault; [`Error::Io`] when the file cannot be read.
+#[cfg(feature = "data")]
+pub fn dataset<T: Scalar>(spec: &PopulationSpec) -> Result<DatasetPopulation<T>> {
+    let (settings, path, confusions) = dataset_settings(spec)?;
+    let table = crate::fit::Table::read(&path)?;
+    let fitted = crate::fit::fit_dataset(&table, &settings)?;
+    DatasetPopulation::new(&fitted, confusions)
+}
+
+#[cfg(feature = "data")]
+/// The data-preparation settings, the file and the confusions of a
+/// `kind = "dataset"` spec.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for another kind or a bad number.
+pub fn dataset_settings(
+    spec: &PopulationSpec,
+) -> Result<(
+    crate::fit::DatasetSettings,
+    std::path::PathBuf,
+    crate::population::Confusions,
+)> {
+    let PopulationSpec::Dataset {
+        path,
+        label,
+        group,
+        features,
+        split,
+        seed,
+        regularization,
+        confusions,
+        regularization_form,
+        exclude,
+        bins,
+        positive,
+        group_bins,
+    } = spec
+    else {
+        return Err(spec.unsupported("the dataset builder", "dataset"));
+    };
+    let mut settings = crate::fit::DatasetSettings::new(crate::fit::Columns {
+        label: label.clone(),
+        group: group.clone(),
+        features: features.clone(),
+        exclude: exclude.clone(),
+        bins: bins.clone(),
+        positive: *positive,
+        group_bins: group_bins.clone(),
+    });
+    if let Some(s) = split {
+        settings.split = s.to_scalar::<f64>("population.split")?;
+    }
+    settings.seed = *seed;
+    let lambda = match regularization {
+        Some(r) => r.to_scalar::<f64>("population.regularization")?,
+        None => 1.0,
+    };
+    settings.regularization = match regularization_form {
+        RegularizationForm::Weight => crate::fit::Regularization::Weight(lambda),
+        RegularizationForm::Inverse => crate::fit::Regularization::Inverse(lambda),
+        RegularizationForm::MeanLoss => crate::fit::Regularization::MeanLoss(lambda),
+    };
+    Ok((settings, path.clone(), *confusions))
+}
