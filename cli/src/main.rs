@@ -6,7 +6,8 @@ mod rank;
 mod reproduce;
 
 use clap::{Parser, Subcommand};
-use metric_elicitation::driver::session::{self, Finished, Mode};
+use metric_elicitation::driver;
+use metric_elicitation::driver::session::{Finished, Mode};
 use metric_elicitation::driver::spec::Spec;
 use metric_elicitation::search::Strategy;
 use metric_elicitation::Error;
@@ -170,13 +171,13 @@ fn finish(result: Finished, spec: &Path) -> Result<(), Error> {
 fn run(command: Command) -> Result<(), Error> {
     match command {
         Command::Run { spec, transcript } => finish(
-            session::execute(&Spec::load(&spec)?, Mode::Run { transcript })?,
+            driver::run(&Spec::load(&spec)?, Mode::Run { transcript })?,
             &spec,
         ),
         Command::Ask { spec, transcript } => {
             let mut person = ask::Terminal;
             finish(
-                session::execute(
+                driver::run(
                     &Spec::load(&spec)?,
                     Mode::Ask {
                         transcript,
@@ -186,7 +187,7 @@ fn run(command: Command) -> Result<(), Error> {
                 &spec,
             )
         }
-        Command::Replay { transcript } => print(&session::replay(&transcript)?),
+        Command::Replay { transcript } => print(&driver::replay(&transcript)?),
         Command::Rank {
             metric,
             predictions,

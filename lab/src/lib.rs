@@ -7,5 +7,6 @@
 //! figures. `elicit reproduce` runs it; its tests re-run the theorem sweeps.
 #![warn(missing_docs)]
 
+pub mod data;
 pub mod pool;
 pub mod reproduce;

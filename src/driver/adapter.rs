@@ -76,7 +76,7 @@ pub type Estimate<T, A> = <<A as Adapter<T>>::Algorithm as Elicitation<T>>::Esti
 /// A procedure's adapter at precision `T`: its algorithm with what the
 /// driver needs to build it from a spec and to present it. See the module
 /// docs.
-pub trait Adapter<T: Scalar>: Sized {
+pub trait Adapter<T: Scalar>: Sized + Send + 'static {
     /// The spec's own top-level fields. Deserialize with
     /// `#[serde(deny_unknown_fields)]`, every field optional (its default
     /// is set in [`Adapter::new`]).
@@ -84,7 +84,7 @@ pub trait Adapter<T: Scalar>: Sized {
     /// The typed algorithm.
     type Algorithm: Elicitation<T>;
     /// The hidden metric of a simulated oracle.
-    type Truth: Metric<Point<T, Self>, Value = T>;
+    type Truth: Metric<Point<T, Self>, Value = T> + Send;
 
     /// The error measure of [`Report::error`], e.g. `"max |a - a^|"`.
     const ERROR: &'static str;

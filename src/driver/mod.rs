@@ -11,8 +11,13 @@
 //! * [`registry`] — every procedure by spec name (one line each);
 //! * [`session`] — `run`, `ask` and `replay` of any registered procedure at
 //!   any precision, with transcripts;
+//! * [`interview`] — the same, one answer at a time (pull style), for a
+//!   page, a notebook or any interface;
 //! * [`rank`] — ranking classifiers by an elicited metric, NDCG and
 //!   Kendall τ (with the `data` feature).
+//!
+//! [`run`] and [`replay`] are the front door: a spec (or a transcript) in,
+//! a result out.
 //!
 //! Data flows one way: spec → [`build`] → algorithm → [`session`] (oracle,
 //! transcript) → estimate → [`adapter::Report`] or a ranking. Nothing in
@@ -21,9 +26,69 @@
 pub mod adapter;
 pub mod adapters;
 pub mod build;
+pub mod interview;
 #[cfg(feature = "data")]
 pub mod rank;
 pub mod registry;
 pub mod session;
 pub mod spec;
 pub mod view;
+
+use crate::error::{Error, Result};
+use serde_json::Value;
+use session::{read_transcript, Finished, Mode};
+use spec::Spec;
+use std::path::Path;
+
+/// Runs `spec` in `mode`: finds the procedure, dispatches the precision.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for an unknown procedure or precision, and
+/// whatever the procedure, its settings or the oracle report.
+pub fn run(spec: &Spec, mode: Mode<'_>) -> Result<Finished> {
+    let entry = registry::find(&spec.procedure)?;
+    (entry.run)(spec, mode)
+}
+
+/// Re-runs the elicitation recorded in a transcript file and returns the
+/// identical result.
+///
+/// # Errors
+/// [`Error::MalformedTranscript`] for a header that was edited or does not
+/// parse, a data file whose content changed, or answers left over;
+/// [`Error::TranscriptMismatch`] naming the first query that differs.
+pub fn replay(path: &Path) -> Result<Value> {
+    let file = read_transcript(path, false)?;
+    let spec = file.spec.ok_or_else(|| Error::MalformedTranscript {
+        line: 1,
+        reason: format!("{} has no header line with the spec", path.display()),
+    })?;
+    let total = file.records.len();
+    match run(
+        &spec,
+        Mode::Replay {
+            records: file.records,
+        },
+    )? {
+        Finished::Done(value) => {
+            let used = value.get("queries").and_then(Value::as_u64).unwrap_or(0) as usize;
+            if used < total {
+                return Err(Error::MalformedTranscript {
+                    line: used + 2,
+                    reason: format!(
+                        "{}: the procedure finished after {used} answers but the transcript has {total} (answers left over from another run?)",
+                        path.display()
+                    ),
+                });
+            }
+            Ok(value)
+        }
+        Finished::Stopped { .. } => Err(Error::MalformedTranscript {
+            line: total + 1,
+            reason: format!(
+                "{}: the transcript stops before the procedure does",
+                path.display()
+            ),
+        }),
+    }
+}

@@ -3,6 +3,7 @@
 
 use super::adapter::Family;
 use super::adapters::{binary, cost_reward, fair, lpme, multiclass, quadratic};
+use super::interview::{conduct_family, ConductBox};
 use super::session::{run_family, Finished, Mode};
 use super::spec::Spec;
 use crate::error::{Error, Result};
@@ -15,6 +16,9 @@ pub struct Entry {
     pub summary: &'static str,
     /// Runs it at the spec's precision.
     pub run: fn(&Spec, Mode<'_>) -> Result<Finished>,
+    /// Builds it at the spec's precision for an interview, one answer at a
+    /// time ([`super::interview::Interview`]).
+    pub conduct: fn(&Spec) -> Result<Box<dyn ConductBox>>,
 }
 
 const fn entry<F: Family>() -> Entry {
@@ -22,6 +26,7 @@ const fn entry<F: Family>() -> Entry {
         name: F::NAME,
         summary: F::SUMMARY,
         run: run_family::<F>,
+        conduct: conduct_family::<F>,
     }
 }
 

@@ -23,7 +23,6 @@
 //! line with a warning.
 
 use super::adapter::{Adapter, Family, Point, Report, View};
-use super::registry;
 use super::spec::{AdversaryName, Num, OracleSpec, Spec};
 use crate::diagnostics::{Cause, Warning};
 use crate::elicit::{Elicitation, Search};
@@ -104,64 +103,11 @@ pub enum Finished {
     },
 }
 
-/// Runs `spec` in `mode`: finds the procedure, dispatches the precision.
-///
-/// # Errors
-/// [`Error::InvalidArgument`] for an unknown procedure or precision, and
-/// whatever the procedure, its settings or the oracle report.
-pub fn execute(spec: &Spec, mode: Mode<'_>) -> Result<Finished> {
-    let entry = registry::find(&spec.procedure)?;
-    (entry.run)(spec, mode)
-}
-
-/// Re-runs the elicitation recorded in a transcript file and returns the
-/// identical result.
-///
-/// # Errors
-/// [`Error::MalformedTranscript`] for a header that was edited or does not
-/// parse, a data file whose content changed, or answers left over;
-/// [`Error::TranscriptMismatch`] naming the first query that differs.
-pub fn replay(path: &Path) -> Result<Value> {
-    let file = read_transcript(path, false)?;
-    let spec = file.spec.ok_or_else(|| Error::MalformedTranscript {
-        line: 1,
-        reason: format!("{} has no header line with the spec", path.display()),
-    })?;
-    let total = file.records.len();
-    match execute(
-        &spec,
-        Mode::Replay {
-            records: file.records,
-        },
-    )? {
-        Finished::Done(value) => {
-            let used = value.get("queries").and_then(Value::as_u64).unwrap_or(0) as usize;
-            if used < total {
-                return Err(Error::MalformedTranscript {
-                    line: used + 2,
-                    reason: format!(
-                        "{}: the procedure finished after {used} answers but the transcript has {total} (answers left over from another run?)",
-                        path.display()
-                    ),
-                });
-            }
-            Ok(value)
-        }
-        Finished::Stopped { .. } => Err(Error::MalformedTranscript {
-            line: total + 1,
-            reason: format!(
-                "{}: the transcript stops before the procedure does",
-                path.display()
-            ),
-        }),
-    }
-}
-
 /// Runs a procedure family at the spec's precision: the one place where a
 /// precision name becomes a type.
 ///
 /// # Errors
-/// As [`execute`].
+/// As [`crate::driver::run`].
 pub fn run_family<F: Family>(spec: &Spec, mode: Mode<'_>) -> Result<Finished> {
     match crate::scalar::precision_bits(&spec.precision, "precision")? {
         None => run_at::<f64, F::At<f64>>(spec, mode),
@@ -363,7 +309,7 @@ pub fn read_transcript(path: &Path, lenient: bool) -> Result<TranscriptFile> {
 }
 
 /// A fresh transcript file holding `spec`'s header line.
-fn new_transcript(spec: &Spec, path: &Path) -> Result<Transcript> {
+pub(crate) fn new_transcript(spec: &Spec, path: &Path) -> Result<Transcript> {
     let header = header(spec)?;
     let mut f = std::fs::File::create(path).map_err(io_error(path))?;
     writeln!(f, "{header}").map_err(io_error(path))?;
@@ -470,11 +416,52 @@ pub fn hex_bytes(script: &str) -> Result<Vec<u8>> {
         .collect()
 }
 
-/// Runs procedure `P` at precision `T`.
-fn run_at<T: Scalar, P: Adapter<T>>(spec: &Spec, mode: Mode<'_>) -> Result<Finished>
-where
-    Point<T, P>: QueryPoint,
-{
+/// A procedure built from a spec at precision `T`: its adapter, the hidden
+/// metric when the oracle is simulated, and what its result reports beside
+/// the estimate. Built once ([`prepare`]), run by [`run_at`] or, one
+/// answer at a time, by [`crate::driver::interview`].
+pub(crate) struct Prepared<T: Scalar, P: Adapter<T>> {
+    /// The adapter (with its algorithm).
+    pub(crate) procedure: P,
+    /// The simulated oracle's metric.
+    pub(crate) truth: Option<P::Truth>,
+    /// The strategy the searches run.
+    pub(crate) strategy: crate::search::Strategy,
+    /// ε when it is not smaller than the search intervals.
+    coarse: Option<f64>,
+    /// About how many queries a run takes.
+    pub(crate) expected: Option<usize>,
+}
+
+impl<T: Scalar, P: Adapter<T>> Prepared<T, P> {
+    /// The adapter's report, with the coarse-ε warning first when it
+    /// applies.
+    pub(crate) fn report(&self, estimate: &super::adapter::Estimate<T, P>) -> Report {
+        let mut report = self.procedure.report(estimate, self.truth.as_ref());
+        if let Some(eps) = self.coarse {
+            report.warnings.insert(
+                0,
+                Warning::new(
+                    Cause::CoarseEpsilon,
+                    format!(
+                        "epsilon = {} is not smaller than the search intervals (m in [0, 1] on a face, an angle in [0, pi/2]): each search stops after at most one halving, so the estimate is little more than the interval's midpoint",
+                        eps
+                    ),
+                ),
+            );
+        }
+        report
+    }
+}
+
+/// Builds procedure `P` at precision `T` from `spec`: ε (checked here, the
+/// one place, at the working precision), the strategy, the fields, the
+/// population, and the truth of a simulated oracle. `run` says whether the
+/// simulated oracle will answer (push-away needs a single optimum then).
+///
+/// # Errors
+/// The spec's errors, naming the field.
+pub(crate) fn prepare<T: Scalar, P: Adapter<T>>(spec: &Spec, run: bool) -> Result<Prepared<T, P>> {
     // The one place ε is checked: at the working precision, once.
     let eps: T = spec.epsilon()?.to_scalar("epsilon")?;
     let eps = Tolerance::new(eps.clone()).map_err(|_| {
@@ -501,8 +488,8 @@ where
         OracleSpec::Simulated {
             adversary: Some(a), ..
         },
-        Mode::Run { .. },
-    ) = (&spec.oracle, &mode)
+        true,
+    ) = (&spec.oracle, run)
     {
         if AdversaryName::parse(Some(a))? == AdversaryName::PushAway && !P::SINGLE_OPTIMUM {
             return Err(Error::invalid(
@@ -512,6 +499,29 @@ where
         }
     }
     let expected = procedure.algorithm().expected_queries();
+    Ok(Prepared {
+        procedure,
+        truth,
+        strategy,
+        coarse,
+        expected,
+    })
+}
+
+/// Runs procedure `P` at precision `T`.
+fn run_at<T: Scalar, P: Adapter<T>>(spec: &Spec, mode: Mode<'_>) -> Result<Finished>
+where
+    Point<T, P>: QueryPoint,
+{
+    let prepared = prepare::<T, P>(spec, matches!(mode, Mode::Run { .. }))?;
+    let Prepared {
+        procedure,
+        truth,
+        strategy,
+        expected,
+        ..
+    } = &prepared;
+    let (strategy, expected) = (*strategy, *expected);
 
     let mut transcript_path = None;
     let mut recorded = 0;
@@ -523,7 +533,7 @@ where
                 .map(|path| new_transcript(spec, path))
                 .transpose()?;
             transcript_path = transcript;
-            let oracle: Box<dyn Oracle<Point<T, P>> + '_> = match (&spec.oracle, &truth) {
+            let oracle: Box<dyn Oracle<Point<T, P>> + '_> = match (&spec.oracle, truth) {
                 (OracleSpec::Simulated { eps_omega, .. }, Some(truth)) => {
                     let eps_omega: T = eps_omega
                         .clone()
@@ -532,7 +542,7 @@ where
                     Box::new(Noisy::new(
                         move |p: &Point<T, P>| truth.value(p),
                         eps_omega,
-                        adversary(spec, &procedure, truth)?,
+                        adversary(spec, procedure, truth)?,
                     )?)
                 }
                 (OracleSpec::Replay { transcript }, _) => {
@@ -557,7 +567,7 @@ where
             recorded = records.len();
             transcript_path = transcript;
             let person = PersonOracle {
-                procedure: &procedure,
+                procedure,
                 person,
                 number: recorded,
                 expected,
@@ -588,30 +598,20 @@ where
         }
         Err(e) => return Err(e),
     };
-    let mut report = procedure.report(&estimate, truth.as_ref());
-    if let Some(eps) = coarse {
-        report.warnings.insert(
-            0,
-            Warning::new(
-                Cause::CoarseEpsilon,
-                format!(
-                    "epsilon = {} is not smaller than the search intervals (m in [0, 1] on a face, an angle in [0, pi/2]): each search stops after at most one halving, so the estimate is little more than the interval's midpoint",
-                    eps
-                ),
-            ),
-        );
-    }
+    let report = prepared.report(&estimate);
     Ok(Finished::Done(assemble::<T, P, _>(
         spec, strategy, &counted, report,
     )))
 }
 
-/// Resumes an `ask` session from an existing transcript.
-fn resume(
-    spec: &Spec,
-    path: &Path,
-    person: &mut dyn Person,
-) -> Result<(Vec<Record>, Option<Transcript>)> {
+/// The answers of an existing transcript of `spec`, with the notices a
+/// person should see (a dropped half-written last line, the resumption);
+/// the file is left holding exactly those answers.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `transcript` for a file recorded for
+/// another spec or without a header; as [`read_transcript`].
+pub(crate) fn resume_records(spec: &Spec, path: &Path) -> Result<(Vec<Record>, Vec<String>)> {
     let file = read_transcript(path, true)?;
     let header = header(spec)?;
     let recorded = file
@@ -637,8 +637,9 @@ fn resume(
             format!("{} has no header; use another file", path.display()),
         ));
     }
+    let mut notices = Vec::new();
     if file.dropped_partial_line {
-        person.notice(&format!(
+        notices.push(format!(
             "warning: dropped a half-written last line of {} (the session was killed while writing it)",
             path.display()
         ));
@@ -646,20 +647,34 @@ fn resume(
         let keep = text.rfind('\n').map_or(0, |i| i + 1);
         std::fs::write(path, &text[..keep]).map_err(io_error(path))?;
     }
-    let n = file.records.len();
-    person.notice(&format!(
-        "resuming: {n} answers already recorded in {}",
+    notices.push(format!(
+        "resuming: {} answers already recorded in {}",
+        file.records.len(),
         path.display()
     ));
+    Ok((file.records, notices))
+}
+
+/// Resumes an `ask` session from an existing transcript.
+fn resume(
+    spec: &Spec,
+    path: &Path,
+    person: &mut dyn Person,
+) -> Result<(Vec<Record>, Option<Transcript>)> {
+    let (records, notices) = resume_records(spec, path)?;
+    for notice in notices {
+        person.notice(&notice);
+    }
+    let n = records.len();
     let f = std::fs::OpenOptions::new()
         .append(true)
         .open(path)
         .map_err(io_error(path))?;
-    Ok((file.records, Some(Transcript::appending_to(Box::new(f), n))))
+    Ok((records, Some(Transcript::appending_to(Box::new(f), n))))
 }
 
 /// The result object.
-fn assemble<T: Scalar, P: Adapter<T>, O>(
+pub(crate) fn assemble<T: Scalar, P: Adapter<T>, O>(
     spec: &Spec,
     strategy: crate::search::Strategy,
     counted: &Counted<O>,

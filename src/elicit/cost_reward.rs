@@ -265,6 +265,7 @@ impl<T: Scalar> CostRewardEstimate<T> {
 ///
 /// # Examples
 /// ```
+/// use metric_elicitation::search::Tolerance;
 /// use metric_elicitation::elicit::cost_reward::{elicit_cost_reward, CostRewardSettings};
 /// use metric_elicitation::metric::cost_reward::{Attribute, CostRewardMetric};
 /// use metric_elicitation::oracle::{Counted, Simulated};
@@ -282,7 +283,7 @@ impl<T: Scalar> CostRewardEstimate<T> {
 ///     DVector::from_vec(vec![0.05, 0.80]),
 /// ).unwrap();
 /// let mut oracle = Counted::new(Simulated::new(truth.clone()));
-/// let settings = CostRewardSettings::paper(1e-3, Strategy::Paper);
+/// let settings = CostRewardSettings::paper(Tolerance::new(1e-3).unwrap(), Strategy::Paper);
 /// let est = elicit_cost_reward(&pop, &attributes, &mut oracle, &settings).unwrap();
 /// assert_eq!(oracle.posed(), 120);
 /// assert!((est.weights() - truth.weights()).amax() < 5e-3);

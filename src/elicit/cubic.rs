@@ -53,15 +53,8 @@ pub fn triples(q: usize) -> Vec<(usize, usize, usize)> {
 }
 
 /// The distinct permutations of a triple (1, 3 or 6 of them).
-fn permutations((i, j, l): (usize, usize, usize)) -> Vec<(usize, usize, usize)> {
-    let mut all = vec![
-        (i, j, l),
-        (i, l, j),
-        (j, i, l),
-        (j, l, i),
-        (l, i, j),
-        (l, j, i),
-    ];
+fn permutations(t: (usize, usize, usize)) -> Vec<(usize, usize, usize)> {
+    let mut all = crate::metric::quadratic::triple_permutations(t).to_vec();
     all.sort_unstable();
     all.dedup();
     all

@@ -347,6 +347,7 @@ impl<T: Scalar> FairSettings<T> {
     ///
     /// # Examples
     /// ```
+    /// use metric_elicitation::search::Tolerance;
     /// use metric_elicitation::elicit::fair_qpme::FairSettings;
     /// use metric_elicitation::elicit::qpme::QpmeSettings;
     /// let q = QpmeSettings::efficient(Tolerance::new(0.01).unwrap(), 5e-3);
@@ -529,6 +530,7 @@ pub fn fair_qpme_with<T: Scalar>(
 ///
 /// # Examples
 /// ```
+/// use metric_elicitation::search::Tolerance;
 /// use metric_elicitation::elicit::fair_qpme::{fair_qpme, FairSettings};
 /// use metric_elicitation::elicit::qpme::QpmeSettings;
 /// use metric_elicitation::geometry::groups::{GroupRates, Groups, Rates};
@@ -678,6 +680,7 @@ pub fn tradeoff_sphere<T: Scalar>(groups: &Groups<T>, small_radius: &T) -> Resul
 ///
 /// # Examples
 /// ```
+/// use metric_elicitation::search::Tolerance;
 /// use metric_elicitation::elicit::fair_qpme::{tradeoff, Known};
 /// use metric_elicitation::geometry::groups::{GroupRates, Groups, Rates};
 /// use metric_elicitation::metric::quadratic::FairQuadraticMetric;

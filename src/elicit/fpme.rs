@@ -640,6 +640,7 @@ fn interrupted(done: usize, part: String, e: Error) -> Error {
 ///
 /// # Examples
 /// ```
+/// use metric_elicitation::search::Tolerance;
 /// use metric_elicitation::elicit::fpme::{fpme, FpmeSettings};
 /// use metric_elicitation::geometry::groups::{GroupRates, Groups};
 /// use metric_elicitation::metric::fair::FairMetric;
@@ -652,7 +653,7 @@ fn interrupted(done: usize, part: String, e: Error) -> Error {
 ///     0.3,
 /// ).unwrap();
 /// let mut oracle = Counted::new(Simulated::new(psi.bind(&groups).unwrap()));
-/// let est = fpme(&groups, &mut oracle, &FpmeSettings::paper(1e-3)).unwrap();
+/// let est = fpme(&groups, &mut oracle, &FpmeSettings::paper(Tolerance::new(1e-3).unwrap())).unwrap();
 /// assert!((&est.a - psi.a()).norm() < 2e-3);
 /// assert!((&est.b[0] - &psi.b()[0]).norm() < 2e-2);
 /// assert!((est.lambda - 0.3).abs() < 1e-2);

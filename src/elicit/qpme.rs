@@ -1012,6 +1012,7 @@ pub fn qpme_with<T: Scalar, P: Probe<T> + ?Sized>(
 ///
 /// # Examples
 /// ```
+/// use metric_elicitation::search::Tolerance;
 /// use metric_elicitation::elicit::qpme::{qpme, QpmeSettings};
 /// use metric_elicitation::geometry::sphere::Sphere;
 /// use metric_elicitation::metric::quadratic::{GradientField, QuadraticMetric};

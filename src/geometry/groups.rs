@@ -505,6 +505,14 @@ impl<T: Scalar> Groups<T> {
     }
 }
 
+/// m with C(m, 2) = `pairs`, if there is one (m ≥ 2): the number of
+/// groups whose [`pairs`] are that many.
+pub fn groups_of_pairs(pairs: usize) -> Option<usize> {
+    (2..)
+        .take_while(|m| m * (m - 1) / 2 <= pairs)
+        .find(|m| m * (m - 1) / 2 == pairs)
+}
+
 /// The pairs (u, v), u < v, of m groups (0-based), in the papers' order
 /// (1,2), (1,3), …, (1,m), (2,3), …: C(m, 2) of them.
 pub fn pairs(m: usize) -> Vec<(usize, usize)> {

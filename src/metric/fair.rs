@@ -60,13 +60,6 @@ pub struct FairMetric<T: Scalar> {
     m: usize,
 }
 
-/// m with C(m, 2) = `pairs`, if there is one (m ≥ 2).
-pub fn groups_of_pairs(pairs: usize) -> Option<usize> {
-    (2..)
-        .take_while(|m| m * (m - 1) / 2 <= pairs)
-        .find(|m| m * (m - 1) / 2 == pairs)
-}
-
 fn assumption(detail: String) -> Error {
     Error::Assumption {
         assumption: DEF1.into(),
@@ -151,7 +144,7 @@ impl<T: Scalar> FairMetric<T> {
         if q < 2 {
             return Err(Error::invalid("a", format!("needs q >= 2 rates, got {q}")));
         }
-        let m = groups_of_pairs(b.len()).ok_or_else(|| {
+        let m = crate::geometry::groups::groups_of_pairs(b.len()).ok_or_else(|| {
             Error::invalid(
                 "b",
                 format!(

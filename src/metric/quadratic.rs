@@ -478,6 +478,20 @@ impl<T: Scalar> CubicMetric<T> {
     }
 }
 
+/// The six orderings of an index triple (i, j, l), repeats included, in
+/// the order (i, j, l), (i, l, j), (j, i, l), (j, l, i), (l, i, j),
+/// (l, j, i).
+pub fn triple_permutations((i, j, l): (usize, usize, usize)) -> [(usize, usize, usize); 6] {
+    [
+        (i, j, l),
+        (i, l, j),
+        (j, i, l),
+        (j, l, i),
+        (l, i, j),
+        (l, j, i),
+    ]
+}
+
 /// The fully symmetric part of a dense q×q×q array (mean over the six
 /// permutations).
 pub fn symmetrize3<T: Scalar>(q: usize, c: &[T]) -> Vec<T> {
@@ -485,16 +499,9 @@ pub fn symmetrize3<T: Scalar>(q: usize, c: &[T]) -> Vec<T> {
     for i in 0..q {
         for j in 0..q {
             for l in 0..q {
-                let s = [
-                    (i, j, l),
-                    (i, l, j),
-                    (j, i, l),
-                    (j, l, i),
-                    (l, i, j),
-                    (l, j, i),
-                ]
-                .iter()
-                .fold(T::int(0), |s, &(x, y, z)| s + c[idx3(q, x, y, z)].clone());
+                let s = triple_permutations((i, j, l))
+                    .iter()
+                    .fold(T::int(0), |s, &(x, y, z)| s + c[idx3(q, x, y, z)].clone());
                 out[idx3(q, i, j, l)] = s / T::int(6);
             }
         }
@@ -572,11 +579,6 @@ pub struct FairQuadraticMetric<T: Scalar> {
     rates: Rates,
 }
 
-/// The number of groups m with C(m, 2) = `pairs`, if any.
-pub fn groups_for_pairs(pairs: usize) -> Option<usize> {
-    (2..=64).find(|m| m * (m - 1) / 2 == pairs)
-}
-
 impl<T: Scalar> FairQuadraticMetric<T> {
     /// The metric (a, {B^{uv}}, λ) in `rates`, pairs in the order of
     /// [`pairs`], checked against Def. 4. Normalizations that hold within
@@ -591,7 +593,7 @@ impl<T: Scalar> FairQuadraticMetric<T> {
         if q < 2 {
             return Err(Error::invalid("a", "a fair metric needs q >= 2 rates"));
         }
-        let groups = groups_for_pairs(b.len()).ok_or_else(|| {
+        let groups = crate::geometry::groups::groups_of_pairs(b.len()).ok_or_else(|| {
             Error::invalid(
                 "B",
                 format!(

@@ -13,14 +13,35 @@
 //! others), the sums taken over fixed blocks of rows in a fixed order
 //! (independent of the thread count).
 
-use super::multiclass::check_face;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::par::*;
 use crate::scalar::Scalar;
 use nalgebra::DVector;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+
+/// Checks a face (k1, k2) of k classes and its RBO weights: distinct
+/// classes below k, finite weights ≥ 0, not both 0.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `face` or `weights`.
+pub(super) fn check_face<T: Scalar>(k: usize, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<()> {
+    if k1 >= k || k2 >= k || k1 == k2 {
+        return Err(Error::invalid(
+            "face",
+            format!("classes ({k1}, {k2}) must be distinct and below k = {k}"),
+        ));
+    }
+    let zero = T::int(0);
+    if !w1.finite() || !w2.finite() || *w1 < zero || *w2 < zero || (*w1 == zero && *w2 == zero) {
+        return Err(Error::invalid(
+            "weights",
+            format!("RBO weights must be finite, >= 0 and not both 0, got ({w1}, {w2})"),
+        ));
+    }
+    Ok(())
+}
 
 /// log₂ of the number of key bins per face.
 pub const BIN_BITS: u32 = 12;

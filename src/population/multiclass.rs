@@ -2,7 +2,7 @@
 //! optimal classifiers on a face (k1, k2) (Prop. 2) and full confusions of
 //! weighted classifiers h(x) = argmaxᵢ wᵢηᵢ(x).
 
-use super::binned::{ratio_key, BinnedFaces, FaceRows};
+use super::binned::{check_face, ratio_key, BinnedFaces, FaceRows};
 use super::FaceStats;
 use crate::error::{Error, Result};
 use crate::quadrature::GaussLegendre;
@@ -26,23 +26,6 @@ pub trait MulticlassPopulation<T: Scalar> {
     /// [`Error::InvalidArgument`] for a class out of range, k1 = k2, or
     /// invalid weights.
     fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>>;
-}
-
-pub(super) fn check_face<T: Scalar>(k: usize, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<()> {
-    if k1 >= k || k2 >= k || k1 == k2 {
-        return Err(Error::invalid(
-            "face",
-            format!("classes ({k1}, {k2}) must be distinct and below k = {k}"),
-        ));
-    }
-    let zero = T::int(0);
-    if !w1.finite() || !w2.finite() || *w1 < zero || *w2 < zero || (*w1 == zero && *w2 == zero) {
-        return Err(Error::invalid(
-            "weights",
-            format!("RBO weights must be finite, >= 0 and not both 0, got ({w1}, {w2})"),
-        ));
-    }
-    Ok(())
 }
 
 /// How class scores depend on x in a [`LogisticMulticlass`] population.

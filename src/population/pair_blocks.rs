@@ -2,7 +2,7 @@
 //! problem, one per class pair (1, i): every face (1, i) of its diagonal
 //! confusion set is the same binary face for every k.
 
-use super::multiclass::check_face;
+use super::binned::check_face;
 use super::{BinaryPopulation, LogisticUniform, MulticlassPopulation, Side};
 use crate::error::{Error, Result};
 use crate::scalar::Scalar;

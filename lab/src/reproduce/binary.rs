@@ -594,11 +594,11 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     ]
 }
 
-const EXPLAIN_T1: &str = "The paper prints two decimals; m* = (cos k*pi/18, sin k*pi/18). Queries: 4*ceil(log2((pi/2)/eps)) = 28 with the paper strategy (the App. C monotonicity query would add one).";
-const EXPLAIN_T2: &str = "alpha, sigma: mean and standard deviation of phi^/phi over the upper-boundary confusions of Alg. 3 (the two vertices excluded, where both metrics can vanish). Prop. 4 fixes the hyperplane's scale to |m| = 1, while the true metric solves system (9) at scale ||p - tau q||; the elicited metric is therefore only approximately a multiple of the truth even with an exact oracle (F1 via Cor. 1 with an exact hyperplane: alpha 0.915, sigma 0.037, the paper's row 1). Differences in the third decimal come from where the search stops inside the eps interval.";
-const EXPLAIN_THM2: &str = "With an exact oracle the bound holds in every trial, including theta* near the App. A plateaus (theta < atan(e^-a) or > atan(e^a), where thresholds leave the range of eta and Assumption 1 fails): ties there are resolved by Alg. 1's default order (line 7). With noise, in-band errors at successive halvings accumulate (loss up to c eps_Omega, c about 4 for halving and 5.6 for golden, see tests/suite/search_properties.rs), while the proof of Thm. 1 (ii) takes the loss below eps_Omega; the noise term then grows by at most sqrt(c), which covers every observed ratio (at most 1.07 for the paper strategy, 1.17 for golden). Trials where Assumption 4 fails (k0 = 0: the window leaves the support of eta(X), e.g. every trial at eps_Omega = 1e-2) have no bound.";
-const EXPLAIN_L2: &str = "paper: exactly 4 ceil(log2(L/eps)); adaptive: at most 3 per halving; golden: ceil(log_phi(L/eps)) + 1 at most, about 1.44 log2(L/eps), the optimum for comparison-based unimodal search.";
-const EXPLAIN_FIN: &str = "Scores are the true eta of the App. A model. The sample acts as an eps_Omega = 2 Delta noise source (Delta = max deviation of phi* between sample and population along the boundary), so the allowance is the half-width of {theta : phi*(C_theta) >= max - c 2 Delta} plus eps. It is loose because phi* is flat in theta near its peak; the note also gives the sample's own best angle, which no method can beat.";
+const EXPLAIN_T1: &str = include_str!("../../text/binary-explain-t1.md");
+const EXPLAIN_T2: &str = include_str!("../../text/binary-explain-t2.md");
+const EXPLAIN_THM2: &str = include_str!("../../text/binary-explain-thm2.md");
+const EXPLAIN_L2: &str = include_str!("../../text/binary-explain-l2.md");
+const EXPLAIN_FIN: &str = include_str!("../../text/binary-explain-fin.md");
 
 fn verdict(id: &str, rows: &[Row]) -> String {
     match id {

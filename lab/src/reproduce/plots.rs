@@ -421,7 +421,7 @@ where
 /// class 1); expected confusions dashed.
 pub(crate) fn real_fig3_figure(section: &Section, path: &Path) -> Result<(), String> {
     let root = canvas(path, (1200, 520))?;
-    let omegas = super::real::omegas();
+    let omegas = omegas();
     let panels = [
         ("Vehicle", "Vehicle (k = 4)"),
         ("wine", "wine quality, k = 3 (SensIT substitute)"),
@@ -474,4 +474,9 @@ pub(crate) fn real_fig3_figure(section: &Section, path: &Path) -> Result<(), Str
         legend(&mut chart)?;
     }
     root.present().map_err(|e| e.to_string())
+}
+
+/// The ω grid of 002 Fig. 3: 0.04, 0.05, …, 0.14.
+pub fn omegas() -> Vec<f64> {
+    (4..=14).map(|i| f64::from(i) / 100.0).collect()
 }

@@ -10,8 +10,8 @@
 //! rows ([`exact_elicitor`]) show what an elicitation without error would
 //! give.
 
-use super::real::shipped;
 use super::Row;
+use crate::data::shipped;
 use crate::pool;
 use metric_elicitation::elicit::fair_qpme::fair_qpme;
 use metric_elicitation::elicit::fpme::{fpme, FpmeSettings};

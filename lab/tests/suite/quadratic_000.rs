@@ -109,7 +109,6 @@ fn reproduction_rows() {
 #[cfg(feature = "mpfr")]
 #[test]
 fn f64_and_mpfr_agree() {
-
     use metric_elicitation::elicit::qpme::{qpme, Estimator, QpmeSettings};
 
     use metric_elicitation::geometry::sphere::Sphere;
