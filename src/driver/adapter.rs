@@ -16,6 +16,9 @@
 //!   the answers left undecided, warnings, the error against a known
 //!   truth) and the **view** of a query point for a person ([`View`]).
 //!
+//! A procedure's family ([`Family`]) also says how `elicit rank` reads its
+//! result ([`Family::RANK`]).
+//!
 //! Sessions, transcripts, budgets, adversaries and precision dispatch are
 //! written once, generically, in [`crate::driver::session`]; a procedure is
 //! an algorithm module under `src/elicit/`, an adapter under
@@ -147,6 +150,11 @@ pub trait Family {
     const NAME: &'static str;
     /// One line on what it elicits and from which paper.
     const SUMMARY: &'static str;
+    /// How `elicit rank` reads this procedure's result as a metric to rank
+    /// classifiers by (the family's metric type at `f64`), or why the
+    /// result cannot rank ([`crate::driver::rank`]). Every family says
+    /// one or the other.
+    const RANK: crate::driver::rank::Rankability;
     /// The adapter at precision `T`.
     type At<T: Scalar>: Adapter<T>;
 }

@@ -14,7 +14,7 @@
 //! * [`interview`] — the same, one answer at a time (pull style), for a
 //!   page, a notebook or any interface;
 //! * [`rank`] — ranking classifiers by an elicited metric, NDCG and
-//!   Kendall τ (with the `data` feature).
+//!   Kendall τ (reading CSV files with the `data` feature).
 //!
 //! [`run`] and [`replay`] are the front door: a spec (or a transcript) in,
 //! a result out.
@@ -27,7 +27,6 @@ pub mod adapter;
 pub mod adapters;
 pub mod build;
 pub mod interview;
-#[cfg(feature = "data")]
 pub mod rank;
 pub mod registry;
 pub mod session;

@@ -1,9 +1,10 @@
-//! Every procedure `run`, `ask` and `replay` know, by spec name. Adding a
-//! procedure is one line here.
+//! Every procedure `run`, `ask`, `replay` and `rank` know, by spec name.
+//! Adding a procedure is one line here.
 
 use super::adapter::Family;
 use super::adapters::{binary, cost_reward, fair, lpme, multiclass, quadratic};
 use super::interview::{conduct_family, ConductBox};
+use super::rank::Rankability;
 use super::session::{run_family, Finished, Mode};
 use super::spec::Spec;
 use crate::error::{Error, Result};
@@ -19,6 +20,9 @@ pub struct Entry {
     /// Builds it at the spec's precision for an interview, one answer at a
     /// time ([`super::interview::Interview`]).
     pub conduct: fn(&Spec) -> Result<Box<dyn ConductBox>>,
+    /// How `rank` reads its result as a metric, or why it cannot
+    /// ([`Family::RANK`]).
+    pub rank: Rankability,
 }
 
 const fn entry<F: Family>() -> Entry {
@@ -27,6 +31,7 @@ const fn entry<F: Family>() -> Entry {
         summary: F::SUMMARY,
         run: run_family::<F>,
         conduct: conduct_family::<F>,
+        rank: F::RANK,
     }
 }
 

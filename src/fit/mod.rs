@@ -32,9 +32,12 @@ use ndarray::{Array1, Array2, ArrayView2, Axis};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+pub use records::{Record, Records};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::Path;
+
+pub mod records;
 
 /// A numeric CSV table held column by column; missing cells are NaN.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,34 +45,21 @@ pub struct Table {
     names: Vec<String>,
     columns: Vec<Vec<f64>>,
     /// The first non-numeric cell of each column: (line, text).
-    text: Vec<Option<(usize, String)>>,
+    text: Vec<Option<(u64, String)>>,
     source: String,
 }
 
-/// Whether a cell means "missing".
-fn missing(cell: &str) -> bool {
-    matches!(cell, "" | "?" | "NA" | "na" | "NaN" | "nan")
-}
-
 impl Table {
-    /// Reads a CSV file with a header row; a name ending in `.gz` is
-    /// decompressed first.
+    /// Reads a CSV file with a header row ([`Records`]: a name ending in
+    /// `.gz` is decompressed first); problems are filed under
+    /// `population.path`.
     ///
     /// # Errors
     /// [`Error::Io`] when the file cannot be read; [`Error::InvalidArgument`]
-    /// for a malformed CSV (a row of the wrong length, no header).
+    /// naming the file and line for a malformed CSV (no header, a column
+    /// named twice, a row of the wrong length).
     pub fn read(path: &Path) -> Result<Table> {
-        let io = |e: std::io::Error| Error::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        };
-        let file = std::fs::File::open(path).map_err(io)?;
-        let source = path.display().to_string();
-        if path.extension().is_some_and(|e| e == "gz") {
-            Self::from_reader(flate2::read::GzDecoder::new(file), &source)
-        } else {
-            Self::from_reader(file, &source)
-        }
+        Self::from_records(Records::open(path, "population.path")?)
     }
 
     /// Reads CSV text from `reader`; `source` names it in messages.
@@ -77,55 +67,40 @@ impl Table {
     /// # Errors
     /// As [`Table::read`].
     pub fn from_reader(reader: impl Read, source: &str) -> Result<Table> {
-        let bad = |line: usize, what: String| {
-            Error::invalid("population.path", format!("{source} line {line}: {what}"))
-        };
-        let mut csv = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .trim(csv::Trim::All)
-            .from_reader(reader);
-        let names: Vec<String> = csv
-            .headers()
-            .map_err(|e| bad(1, e.to_string()))?
-            .iter()
-            .map(str::to_string)
-            .collect();
-        if names.is_empty() {
-            return Err(bad(1, "no header row".into()));
-        }
+        Self::from_records(Records::new(reader, source, "population.path")?)
+    }
+
+    /// The table of every record: numbers, NaN where a cell is missing
+    /// ([`records::missing`]) or not a number (the first such cell of a
+    /// column is kept for [`Table::column`]'s message).
+    fn from_records<R: Read>(mut records: Records<R>) -> Result<Table> {
+        let names = records.names().to_vec();
         let mut columns = vec![Vec::new(); names.len()];
         let mut text = vec![None; names.len()];
-        for (i, record) in csv.records().enumerate() {
-            let line = i + 2;
-            let record = record.map_err(|e| bad(line, e.to_string()))?;
-            if record.len() != names.len() {
-                return Err(bad(
-                    line,
-                    format!("{} cells for {} columns", record.len(), names.len()),
-                ));
-            }
-            for (c, cell) in record.iter().enumerate() {
-                let v = if missing(cell) {
+        while let Some(record) = records.next_record()? {
+            for (c, column) in columns.iter_mut().enumerate() {
+                let cell = record.cell(c);
+                let v = if records::missing(cell) {
                     f64::NAN
                 } else {
                     match cell.parse::<f64>() {
                         Ok(v) if v.is_finite() => v,
                         _ => {
                             if text[c].is_none() {
-                                text[c] = Some((line, cell.to_string()));
+                                text[c] = Some((record.line, cell.to_string()));
                             }
                             f64::NAN
                         }
                     }
                 };
-                columns[c].push(v);
+                column.push(v);
             }
         }
         Ok(Table {
             names,
             columns,
             text,
-            source: source.to_string(),
+            source: records.source().to_string(),
         })
     }
 
@@ -140,16 +115,7 @@ impl Table {
     }
 
     fn index(&self, name: &str, field: &str) -> Result<usize> {
-        self.names.iter().position(|n| n == name).ok_or_else(|| {
-            Error::invalid(
-                field,
-                format!(
-                    "{}: no column {name:?} (columns: {})",
-                    self.source,
-                    self.names.join(", ")
-                ),
-            )
-        })
+        records::column_of(&self.names, &self.source, name, field)
     }
 
     /// The values of column `name` (NaN where missing); `field` names the
@@ -164,7 +130,7 @@ impl Table {
             return Err(Error::invalid(
                 field,
                 format!(
-                    "{} line {line}: column {name:?} holds {cell:?}, not a number",
+                    "{}:{line}: column {name:?} holds {cell:?}, not a number",
                     self.source
                 ),
             ));

@@ -315,6 +315,36 @@ impl<T: Scalar> CostRewardMetric<T> {
         })
     }
 
+    /// ψ = ⟨aᵈ, d⟩ + ⟨w, s⟩ with each inner product summed left to right
+    /// from its first term (the order `rank` evaluates in,
+    /// [`crate::driver::rank`]); with no attributes, ⟨aᵈ, d⟩ alone.
+    /// [`CostRewardMetric::psi`] uses nalgebra's dot products, which sum
+    /// eight or more entries in interleaved partial sums; the two can
+    /// differ in the last bits.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `d` does not have one entry per
+    /// class or `s` one per attribute.
+    pub fn psi_left_to_right(&self, d: &DVector<T>, s: &DVector<T>) -> Result<T> {
+        if d.len() != self.accuracy.len() || s.len() != self.attributes.len() {
+            return Err(Error::invalid(
+                "statistics",
+                format!(
+                    "a metric of {} classes and {} attributes evaluated on {} classes and {} attributes",
+                    self.accuracy.len(),
+                    self.attributes.len(),
+                    d.len(),
+                    s.len()
+                ),
+            ));
+        }
+        let accuracy = crate::scalar::dot(&self.accuracy, d);
+        if self.attributes.is_empty() {
+            return Ok(accuracy);
+        }
+        Ok(accuracy + crate::scalar::dot(&self.attributes, s))
+    }
+
     /// ψ at a classifier's statistics.
     pub fn psi(&self, s: &Statistics<T>) -> T {
         self.accuracy.dot(&s.d) + self.attributes.dot(&s.attributes)

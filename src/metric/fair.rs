@@ -139,6 +139,36 @@ impl<T: Scalar> FairMetric<T> {
         Self::new(m.a, m.b, m.lambda)
     }
 
+    /// The fair metric with these weights exactly as given: shapes (q ≥ 2
+    /// rates, C(m, 2) vectors b^{uv} of q entries for some m ≥ 2) and
+    /// finite entries are checked, 001 Def. 1's signs, normalizations and
+    /// 0 < λ < 1 are not, and nothing is rescaled. This is a metric to
+    /// *rank* by ([`crate::driver::rank`]), where a baseline such as λ = 0
+    /// or equal weights is as meaningful as an elicited metric and the
+    /// values must be those of the weights written; elicitation needs
+    /// [`FairMetric::new`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for the shapes or a non-finite entry.
+    ///
+    /// # Examples
+    /// ```
+    /// use metric_elicitation::metric::fair::FairMetric;
+    /// use nalgebra::DVector;
+    /// // λ = 0: the accuracy part alone (001 Table 2's o_p baseline).
+    /// let psi = FairMetric::as_given(
+    ///     DVector::from_vec(vec![2.0, 1.0]),
+    ///     vec![DVector::from_vec(vec![1.0, 1.0])],
+    ///     0.0,
+    /// )
+    /// .unwrap();
+    /// assert_eq!(psi.a()[0], 2.0);
+    /// assert!(FairMetric::new(psi.a().clone(), psi.b().to_vec(), 0.0).is_err());
+    /// ```
+    pub fn as_given(a: DVector<T>, b: Vec<DVector<T>>, lambda: T) -> Result<Self> {
+        Self::shaped(a, b, lambda)
+    }
+
     fn shaped(a: DVector<T>, b: Vec<DVector<T>>, lambda: T) -> Result<Self> {
         let q = a.len();
         if q < 2 {
@@ -235,6 +265,72 @@ impl<T: Scalar> FairMetric<T> {
             }
         }
         (T::int(1) - self.lambda.clone()) * accuracy + self.lambda.clone() * fairness
+    }
+
+    /// Ψ at `rates` with every sum taken left to right (the order `rank`
+    /// evaluates in, [`crate::driver::rank`]): the overall rates
+    /// rᵢ = Σ_g τ^g_i r^g_i (over the groups in order), then
+    /// (1 − λ)·⟨a, r⟩ + λ·V with V the sum over the pairs (u, v) in
+    /// [`pairs`] order, from 0, of each pair's Σᵢ b^{uv}_i |r^u_i − r^v_i|.
+    /// `tau[g]` is τ^g over the q rates (entry (i, j) = P(G = g | Y = i), as
+    /// [`Groups::tau`]) taken as given: a data set's shares, which need not
+    /// sum to 1 in rounding. [`FairMetric::cost`] sums the same terms in
+    /// another order (and [`BoundFair`] in a third); the values can differ
+    /// in the last bits.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `tau` or `rates` does not have the
+    /// metric's m groups of q rates.
+    ///
+    /// # Examples
+    /// ```
+    /// use metric_elicitation::geometry::groups::GroupRates;
+    /// use metric_elicitation::metric::fair::FairMetric;
+    /// use nalgebra::DVector;
+    /// let v = |x: &[f64]| DVector::from_vec(x.to_vec());
+    /// let psi = FairMetric::as_given(v(&[0.6, 0.8]), vec![v(&[1.0, 0.0])], 0.25).unwrap();
+    /// let rates = GroupRates::new(&[v(&[0.1, 0.2]), v(&[0.3, 0.2])]).unwrap();
+    /// let tau = [v(&[0.5, 0.5]), v(&[0.5, 0.5])];
+    /// let cost = psi.cost_left_to_right(&tau, &rates).unwrap();
+    /// assert!((cost - (0.75 * 0.28 + 0.25 * 0.2)).abs() < 1e-15);
+    /// ```
+    pub fn cost_left_to_right(&self, tau: &[DVector<T>], rates: &GroupRates<T>) -> Result<T> {
+        let q = self.dim();
+        if tau.len() != self.m
+            || tau.iter().any(|t| t.len() != q)
+            || rates.groups() != self.m
+            || rates.dim() != q
+        {
+            return Err(Error::invalid(
+                "rates",
+                format!(
+                    "a fair metric of m = {} groups and q = {q} rates evaluated on {} groups of {} rates ({} shares)",
+                    self.m,
+                    rates.groups(),
+                    rates.dim(),
+                    tau.len()
+                ),
+            ));
+        }
+        let overall = DVector::from_iterator(
+            q,
+            (0..q).map(|i| {
+                crate::metric::sum_left_to_right(
+                    (0..self.m).map(|g| tau[g][i].clone() * rates.group(g)[i].clone()),
+                )
+            }),
+        );
+        let mut violation = T::int(0);
+        for ((u, v), b) in pairs(self.m).into_iter().zip(&self.b) {
+            let (ru, rv) = (rates.group(u), rates.group(v));
+            violation += &crate::metric::sum_left_to_right(
+                (0..q).map(|i| b[i].clone() * (ru[i].clone() - rv[i].clone()).abs()),
+            );
+        }
+        Ok(
+            (T::int(1) - self.lambda.clone()) * crate::scalar::dot(&self.a, &overall)
+                + self.lambda.clone() * violation,
+        )
     }
 
     /// The metric bound to `groups` for fast repeated evaluation

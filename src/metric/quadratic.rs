@@ -154,6 +154,64 @@ impl<T: Scalar> QuadraticMetric<T> {
         })
     }
 
+    /// The quadratic metric with these coefficients exactly as given: q ≥ 2,
+    /// sizes, finite entries and B's symmetry are checked (as
+    /// [`QuadraticMetric::new`]), nothing is symmetrized or rescaled, and
+    /// an all-zero metric is accepted. A metric to *rank* by
+    /// ([`crate::driver::rank`]), whose values are those of the
+    /// coefficients written.
+    ///
+    /// # Errors
+    /// As [`QuadraticMetric::new`], except for the zero metric.
+    ///
+    /// # Examples
+    /// ```
+    /// use metric_elicitation::metric::quadratic::QuadraticMetric;
+    /// use nalgebra::{dmatrix, dvector};
+    /// let m = QuadraticMetric::as_given(dvector![3.0, 0.0], dmatrix![0.0, 0.0; 0.0, -4.0]).unwrap();
+    /// assert_eq!(m.a()[0], 3.0); // not scaled
+    /// assert_eq!(m.value_left_to_right(&dvector![1.0, 1.0]).unwrap(), 3.0 - 2.0);
+    /// ```
+    pub fn as_given(a: DVector<T>, b: DMatrix<T>) -> Result<Self> {
+        let q = a.len();
+        if q < 2 {
+            return Err(Error::invalid("a", "a quadratic metric needs q >= 2 rates"));
+        }
+        if b.nrows() != q || b.ncols() != q {
+            return Err(Error::invalid(
+                "B",
+                format!("B is {}x{} but a has {q} entries", b.nrows(), b.ncols()),
+            ));
+        }
+        check_finite("a", a.iter().cloned())?;
+        check_finite("B", b.iter().cloned())?;
+        check_symmetric("B", "000 Def. 3: B symmetric", &b)?;
+        Ok(QuadraticMetric { a, b })
+    }
+
+    /// φ(r) = ⟨a, r⟩ + ½·Σᵢ rᵢ(Σⱼ B_ij rⱼ) with every sum taken left to
+    /// right from its first term (the order `rank` evaluates in,
+    /// [`crate::driver::rank`]). [`GradientField::value`] (the oracles'
+    /// evaluation) uses the backend's kernel or the upper triangle; the two
+    /// can differ in the last bits.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `r` does not have q entries.
+    pub fn value_left_to_right(&self, r: &DVector<T>) -> Result<T> {
+        let q = self.a.len();
+        if r.len() != q {
+            return Err(Error::invalid(
+                "rates",
+                format!(
+                    "a quadratic metric of q = {q} rates evaluated on {} rates",
+                    r.len()
+                ),
+            ));
+        }
+        Ok(crate::scalar::dot(&self.a, r)
+            + T::ratio(1, 2) * quadratic_form_left_to_right(&self.b, r))
+    }
+
     /// The linear coefficients a.
     pub fn a(&self) -> &DVector<T> {
         &self.a
@@ -328,6 +386,16 @@ impl<T: Scalar> GradientField<T> for QuadraticMetric<T> {
     }
 }
 
+/// xᵀBx = Σᵢ xᵢ(Σⱼ B_ij xⱼ), each sum left to right from its first term
+/// (for a q × q `b` and q entries of `x`).
+fn quadratic_form_left_to_right<T: Scalar>(b: &DMatrix<T>, x: &DVector<T>) -> T {
+    let q = x.len();
+    crate::metric::sum_left_to_right((0..q).map(|i| {
+        x[i].clone()
+            * crate::metric::sum_left_to_right((0..q).map(|j| b[(i, j)].clone() * x[j].clone()))
+    }))
+}
+
 /// Index of the unique triple (i ≤ j ≤ l) in a dense q×q×q array.
 fn idx3(q: usize, i: usize, j: usize, l: usize) -> usize {
     (i * q + j) * q + l
@@ -366,6 +434,32 @@ impl<T: Scalar> CubicMetric<T> {
     /// metric; [`Error::Assumption`] ("000 §8: B symmetric", "000 §8: C
     /// symmetric") otherwise.
     pub fn new(a: DVector<T>, b: DMatrix<T>, c: Vec<T>) -> Result<Self> {
+        Self::check(&a, &b, &c)?;
+        let q = a.len();
+        let b = (&b + b.transpose()) * T::ratio(1, 2);
+        let c = symmetrize3(q, &c);
+        let norm = (a.norm_squared()
+            + b.norm_squared()
+            + c.iter()
+                .map(|x| x.clone() * x.clone())
+                .fold(T::int(0), |s, x| s + x))
+        .sqrt();
+        if norm == T::int(0) {
+            return Err(Error::invalid(
+                "metric",
+                "a = 0, B = 0 and C = 0 is a constant metric",
+            ));
+        }
+        Ok(CubicMetric {
+            a: a / norm.clone(),
+            b: b / norm.clone(),
+            c: c.into_iter().map(|x| x / norm.clone()).collect(),
+        })
+    }
+
+    /// Sizes, finite entries and the symmetries of B and C (within
+    /// [`prec::symmetry`]).
+    fn check(a: &DVector<T>, b: &DMatrix<T>, c: &[T]) -> Result<()> {
         let q = a.len();
         if q < 2 {
             return Err(Error::invalid("a", "a cubic metric needs q >= 2 rates"));
@@ -385,7 +479,7 @@ impl<T: Scalar> CubicMetric<T> {
         check_finite("a", a.iter().cloned())?;
         check_finite("B", b.iter().cloned())?;
         check_finite("C", c.iter().cloned())?;
-        check_symmetric("B", "000 §8: B symmetric", &b)?;
+        check_symmetric("B", "000 §8: B symmetric", b)?;
         let scale = c.iter().fold(T::int(0), |m, x| m.max(x.clone().abs()));
         let tol = prec::symmetry::<T>() * scale;
         for i in 0..q {
@@ -414,25 +508,63 @@ impl<T: Scalar> CubicMetric<T> {
                 }
             }
         }
-        let b = (&b + b.transpose()) * T::ratio(1, 2);
-        let c = symmetrize3(q, &c);
-        let norm = (a.norm_squared()
-            + b.norm_squared()
-            + c.iter()
-                .map(|x| x.clone() * x.clone())
-                .fold(T::int(0), |s, x| s + x))
-        .sqrt();
-        if norm == T::int(0) {
+        Ok(())
+    }
+
+    /// The cubic metric with these coefficients exactly as given: sizes,
+    /// finite entries and the symmetries of B and C are checked (as
+    /// [`CubicMetric::new`]), nothing is symmetrized or rescaled, and an
+    /// all-zero metric is accepted. A metric to *rank* by
+    /// ([`crate::driver::rank`]), whose values are those of the
+    /// coefficients written.
+    ///
+    /// # Errors
+    /// As [`CubicMetric::new`], except for the zero metric.
+    pub fn as_given(a: DVector<T>, b: DMatrix<T>, c: Vec<T>) -> Result<Self> {
+        Self::check(&a, &b, &c)?;
+        Ok(CubicMetric { a, b, c })
+    }
+
+    /// φ(r) with every sum taken left to right (the order `rank` evaluates
+    /// in): ⟨a, r⟩ + ½·Σᵢ rᵢ(Σⱼ B_ij rⱼ) + (1/6)·Σᵢ rᵢ Σⱼ rⱼ (Σ_l C_ijl r_l),
+    /// each inner sum from its first term. [`GradientField::value`] forms
+    /// the same polynomial through matrix products; the two can differ in
+    /// the last bits.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `r` does not have q entries.
+    ///
+    /// # Examples
+    /// ```
+    /// use metric_elicitation::metric::quadratic::CubicMetric;
+    /// use nalgebra::{dmatrix, dvector};
+    /// let mut c = vec![0.0; 8];
+    /// c[0] = 6.0; // C_111: φ = a·r + r₁³
+    /// let m = CubicMetric::as_given(dvector![1.0, 0.0], dmatrix![0.0, 0.0; 0.0, 0.0], c).unwrap();
+    /// assert_eq!(m.value_left_to_right(&dvector![0.5, 0.3]).unwrap(), 0.5 + 0.125);
+    /// ```
+    pub fn value_left_to_right(&self, r: &DVector<T>) -> Result<T> {
+        let q = self.a.len();
+        if r.len() != q {
             return Err(Error::invalid(
-                "metric",
-                "a = 0, B = 0 and C = 0 is a constant metric",
+                "rates",
+                format!(
+                    "a cubic metric of q = {q} rates evaluated on {} rates",
+                    r.len()
+                ),
             ));
         }
-        Ok(CubicMetric {
-            a: a / norm.clone(),
-            b: b / norm.clone(),
-            c: c.into_iter().map(|x| x / norm.clone()).collect(),
-        })
+        let sum = |terms: &mut dyn Iterator<Item = T>| crate::metric::sum_left_to_right(terms);
+        let linear = crate::scalar::dot(&self.a, r);
+        let quadratic = quadratic_form_left_to_right(&self.b, r);
+        let cubic = sum(&mut (0..q).map(|i| {
+            r[i].clone()
+                * sum(&mut (0..q).map(|j| {
+                    r[j].clone()
+                        * sum(&mut (0..q).map(|l| self.c_at(i, j, l).clone() * r[l].clone()))
+                }))
+        }));
+        Ok(linear + quadratic * T::ratio(1, 2) + cubic / T::int(6))
     }
 
     /// The linear coefficients a.
@@ -589,21 +721,14 @@ impl<T: Scalar> FairQuadraticMetric<T> {
     /// [`Error::Assumption`] naming the violated condition of Def. 4
     /// (a ≥ 0, ‖a‖₂ = 1, B^{uv} symmetric PSD, ½Σ‖B^{uv}‖_F = 1, λ ∈ [0, 1]).
     pub fn new(a: DVector<T>, b: Vec<DMatrix<T>>, lambda: T, rates: Rates) -> Result<Self> {
-        let q = a.len();
-        if q < 2 {
-            return Err(Error::invalid("a", "a fair metric needs q >= 2 rates"));
-        }
-        let groups = crate::geometry::groups::groups_of_pairs(b.len()).ok_or_else(|| {
-            Error::invalid(
-                "B",
-                format!(
-                    "{} matrices is not C(m, 2) for any number of groups m >= 2",
-                    b.len()
-                ),
-            )
-        })?;
-        check_finite("a", a.iter().cloned())?;
-        check_finite("lambda", [lambda.clone()])?;
+        // Sizes and finiteness: as given; Def. 4's conditions below.
+        let FairQuadraticMetric {
+            a,
+            b,
+            lambda,
+            groups,
+            rates,
+        } = Self::as_given(a, b, lambda, rates)?;
         let tol = prec::input::<T>();
         let def4 = |what: &str, detail: String| Error::Assumption {
             assumption: format!("000 Def. 4: {what}"),
@@ -625,13 +750,6 @@ impl<T: Scalar> FairQuadraticMetric<T> {
         let mut total = T::int(0);
         for ((u, v), m) in pairs(groups).into_iter().zip(&b) {
             let name = format!("B[({},{})]", u + 1, v + 1);
-            if m.nrows() != q || m.ncols() != q {
-                return Err(Error::invalid(
-                    &name,
-                    format!("is {}x{}, expected {q}x{q}", m.nrows(), m.ncols()),
-                ));
-            }
-            check_finite(&name, m.iter().cloned())?;
             check_symmetric(&name, "000 Def. 4: B^{uv} symmetric", m)?;
             let low = m.clone().symmetric_eigenvalues().min();
             if low < -(tol.clone() * m.amax()) {
@@ -666,6 +784,103 @@ impl<T: Scalar> FairQuadraticMetric<T> {
             groups,
             rates,
         })
+    }
+
+    /// The metric with these coefficients exactly as given: q ≥ 2, C(m, 2)
+    /// matrices of q × q for some m ≥ 2 and finite entries are checked;
+    /// Def. 4's signs, normalizations, symmetry and λ ∈ [0, 1] are not, and
+    /// nothing is rescaled. A metric to *rank* by
+    /// ([`crate::driver::rank`]), where baselines such as λ = 0 ("linear
+    /// with no fairness") or B = 1·1ᵀ are as meaningful as an elicited
+    /// metric; elicitation needs [`FairQuadraticMetric::new`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for the sizes or a non-finite entry.
+    pub fn as_given(a: DVector<T>, b: Vec<DMatrix<T>>, lambda: T, rates: Rates) -> Result<Self> {
+        let q = a.len();
+        if q < 2 {
+            return Err(Error::invalid("a", "a fair metric needs q >= 2 rates"));
+        }
+        let groups = crate::geometry::groups::groups_of_pairs(b.len()).ok_or_else(|| {
+            Error::invalid(
+                "B",
+                format!(
+                    "{} matrices is not C(m, 2) for any number of groups m >= 2",
+                    b.len()
+                ),
+            )
+        })?;
+        check_finite("a", a.iter().cloned())?;
+        check_finite("lambda", [lambda.clone()])?;
+        for ((u, v), m) in pairs(groups).into_iter().zip(&b) {
+            let name = format!("B[({},{})]", u + 1, v + 1);
+            if m.nrows() != q || m.ncols() != q {
+                return Err(Error::invalid(
+                    &name,
+                    format!("is {}x{}, expected {q}x{q}", m.nrows(), m.ncols()),
+                ));
+            }
+            check_finite(&name, m.iter().cloned())?;
+        }
+        Ok(FairQuadraticMetric {
+            a,
+            b,
+            lambda,
+            groups,
+            rates,
+        })
+    }
+
+    /// The cost with every sum taken left to right (the order `rank`
+    /// evaluates in, [`crate::driver::rank`]): the overall rates
+    /// rᵢ = Σ_g τ^g_i r^g_i (over the groups in order), the linear part
+    /// ⟨a, 1 − r⟩ in diagonal rates (⟨a, r⟩ in general rates), the
+    /// violation V = Σ over the pairs in [`pairs`] order, from 0, of
+    /// dᵀB^{uv}d = Σᵢ dᵢ(Σⱼ B^{uv}_ij dⱼ) with d = r^u − r^v, and
+    /// (1 − λ)·linear + (½λ)·V. `tau[g]` is τ^g over the q rates (as
+    /// [`Groups::tau`]) taken as given: a data set's shares.
+    /// [`FairQuadraticMetric::cost`] and [`BoundFairQuadratic`] sum the same
+    /// terms in other orders; the values can differ in the last bits.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `tau` or `rates` does not have the
+    /// metric's m groups of q rates.
+    pub fn cost_left_to_right(&self, tau: &[DVector<T>], rates: &GroupRates<T>) -> Result<T> {
+        let (q, m) = (self.dim(), self.groups);
+        if tau.len() != m
+            || tau.iter().any(|t| t.len() != q)
+            || rates.groups() != m
+            || rates.dim() != q
+        {
+            return Err(Error::invalid(
+                "rates",
+                format!(
+                    "a fair quadratic metric of m = {m} groups and q = {q} rates evaluated on {} groups of {} rates ({} shares)",
+                    rates.groups(),
+                    rates.dim(),
+                    tau.len()
+                ),
+            ));
+        }
+        let one = T::int(1);
+        let overall = DVector::from_iterator(
+            q,
+            (0..q).map(|i| {
+                crate::metric::sum_left_to_right(
+                    (0..m).map(|g| tau[g][i].clone() * rates.group(g)[i].clone()),
+                )
+            }),
+        );
+        let linear = match self.rates {
+            Rates::Diagonal => crate::scalar::dot(&self.a, &overall.map(|r| one.clone() - r)),
+            Rates::General => crate::scalar::dot(&self.a, &overall),
+        };
+        let mut violation = T::int(0);
+        for ((u, v), b) in pairs(m).into_iter().zip(&self.b) {
+            let d: DVector<T> = rates.group(u) - rates.group(v);
+            violation += &quadratic_form_left_to_right(b, &d);
+        }
+        Ok((one - self.lambda.clone()) * linear + T::ratio(1, 2) * self.lambda.clone() * violation)
     }
 
     /// The metric with a and the B^{uv} each scaled to Def. 4's

@@ -1,5 +1,6 @@
-//! Finite populations read from a CSV file with a header row (parsed with
-//! the `csv` crate: quoted fields, CRLF line ends, surrounding spaces).
+//! Finite populations read from a CSV file with a header row, through the
+//! crate's one CSV reader ([`Records`]: quoted fields, CRLF line ends,
+//! surrounding spaces, a column named twice refused).
 //!
 //! Scores are probabilities: a binary score must lie in [0, 1], and a
 //! multiclass row of probabilities must have entries in [0, 1] summing to
@@ -9,6 +10,7 @@
 
 use super::{FiniteBinary, FiniteMulticlass};
 use crate::error::{Error, Result};
+use crate::fit::{Record, Records};
 use crate::scalar::Scalar;
 use std::path::Path;
 
@@ -16,152 +18,68 @@ use std::path::Path;
 /// to allow for probabilities printed to six or more decimals.
 pub const PROBABILITY_SUM_TOLERANCE: f64 = 1e-6;
 
-/// The rows of a CSV file, with the header's column names.
+/// The data rows of a score file: a [`Records`] reader (the crate's one
+/// CSV reader) with every record read, lines of empty cells skipped.
 struct Table {
-    path: String,
-    header: Vec<String>,
-    /// (1-based line, fields).
-    rows: Vec<(u64, Vec<String>)>,
-}
-
-fn io(path: &Path) -> impl Fn(String) -> Error + '_ {
-    move |message| Error::Io {
-        path: path.display().to_string(),
-        message,
-    }
+    file: Records<Box<dyn std::io::Read>>,
+    rows: Vec<Record>,
 }
 
 impl Table {
     fn read(path: &Path) -> Result<Table> {
-        let bytes = std::fs::read(path).map_err(|e| io(path)(e.to_string()))?;
-        // 1-based line of a byte offset, counted here (the parser's own line
-        // count skips quoted header lines).
-        let newlines: Vec<usize> = bytes
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| **b == b'\n')
-            .map(|(i, _)| i)
-            .collect();
-        // The parser may report a record's start on the previous line's
-        // terminator; skip terminators before counting.
-        let line_of = |byte: u64| {
-            let mut at = byte as usize;
-            while bytes.get(at).is_some_and(|b| *b == b'\n' || *b == b'\r') {
-                at += 1;
-            }
-            newlines.partition_point(|&i| i < at) as u64 + 1
-        };
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .trim(csv::Trim::All)
-            .from_reader(bytes.as_slice());
-        let header: Vec<String> = reader
-            .headers()
-            .map_err(|e| io(path)(e.to_string()))?
-            .iter()
-            .map(str::to_string)
-            .collect();
+        let mut file = Records::open(path, "population")?;
         let mut rows = Vec::new();
-        for record in reader.records() {
-            let record = record.map_err(|e| {
-                let line = e.position().map_or(0, |p| line_of(p.byte()));
-                Error::invalid(
-                    "population",
-                    format!("{}:{line}: {}", path.display(), one_line(&e.to_string())),
-                )
-            })?;
-            if record.iter().all(str::is_empty) {
-                continue;
+        while let Some(record) = file.next_record()? {
+            if !record.is_blank() {
+                rows.push(record);
             }
-            let line = record.position().map_or(0, |p| line_of(p.byte()));
-            rows.push((line, record.iter().map(str::to_string).collect()));
         }
         if rows.is_empty() {
             return Err(Error::invalid(
                 "population",
-                format!("{}: no data rows after the header", path.display()),
+                format!("{}: no data rows after the header", file.source()),
             ));
         }
-        Ok(Table {
-            path: path.display().to_string(),
-            header,
-            rows,
-        })
+        Ok(Table { file, rows })
     }
 
     fn column(&self, name: &str, field: &str) -> Result<usize> {
-        self.header.iter().position(|h| h == name).ok_or_else(|| {
-            Error::invalid(
-                field,
-                format!(
-                    "{}: no column {name:?} (columns: {})",
-                    self.path,
-                    self.header.join(", ")
-                ),
-            )
-        })
+        self.file.column(name, field)
+    }
+
+    fn name(&self, column: usize) -> &str {
+        &self.file.names()[column]
     }
 
     fn bad(&self, line: u64, what: String) -> Error {
-        Error::invalid("population", format!("{}:{line}: {what}", self.path))
+        self.file.error(line, what)
     }
 
-    fn cell<'a>(&self, line: u64, fields: &'a [String], column: usize) -> Result<&'a str> {
-        fields
-            .get(column)
-            .map(String::as_str)
-            .ok_or_else(|| self.bad(line, format!("missing column {:?}", self.header[column])))
+    fn number<T: Scalar>(&self, record: &Record, column: usize) -> Result<T> {
+        self.file.number(record, column)
     }
 
-    fn number<T: Scalar>(&self, line: u64, fields: &[String], column: usize) -> Result<T> {
-        let text = self.cell(line, fields, column)?;
-        let v = T::decode(text).map_err(|_| {
-            self.bad(
-                line,
-                format!("{} = {text:?} is not a number", self.header[column]),
-            )
-        })?;
-        if v.finite() {
-            Ok(v)
-        } else {
-            Err(self.bad(
-                line,
-                format!("{} = {text} is not finite", self.header[column]),
-            ))
-        }
-    }
-
-    fn class(&self, line: u64, fields: &[String], column: usize, k: usize) -> Result<usize> {
-        let text = self.cell(line, fields, column)?;
-        let value: Option<usize> = text.parse::<usize>().ok().or_else(|| {
-            text.parse::<f64>()
-                .ok()
-                .filter(|v| v.fract() == 0.0 && *v >= 0.0)
-                .map(|v| v as usize)
-        });
-        match value {
+    fn class(&self, record: &Record, column: usize, k: usize) -> Result<usize> {
+        let text = record.cell(column);
+        match self.file.code(record, column) {
             Some(v) if v < k => Ok(v),
             _ if k == usize::MAX => Err(self.bad(
-                line,
+                record.line,
                 format!(
                     "{} = {text:?} is not a non-negative integer",
-                    self.header[column]
+                    self.name(column)
                 ),
             )),
             _ => Err(self.bad(
-                line,
+                record.line,
                 format!(
                     "{} = {text:?} is not a class in 0..{}",
-                    self.header[column],
+                    self.name(column),
                     k - 1
                 ),
             )),
         }
     }
-}
-
-fn one_line(text: &str) -> String {
-    text.lines().next().unwrap_or("").to_string()
 }
 
 /// A binary population from a CSV file: `score` = P(Y = 1 | x) in [0, 1]
@@ -179,22 +97,22 @@ pub fn binary<T: Scalar>(path: &Path, score: &str, label: &str) -> Result<Finite
     );
     let (zero, one) = (T::int(0), T::int(1));
     let mut pairs = Vec::with_capacity(table.rows.len());
-    for (line, fields) in &table.rows {
-        let s: T = table.number(*line, fields, si)?;
+    for record in &table.rows {
+        let s: T = table.number(record, si)?;
         if s < zero || s > one {
             return Err(table.bad(
-                *line,
+                record.line,
                 format!(
                     "{score} = {} is not a probability in [0, 1]",
-                    table.cell(*line, fields, si)?
+                    record.cell(si)
                 ),
             ));
         }
-        let y = table.class(*line, fields, li, 2)?;
+        let y = table.class(record, li, 2)?;
         pairs.push((s, y == 1));
     }
     FiniteBinary::new(pairs)
-        .map_err(|e| Error::invalid("population", format!("{}: {e}", table.path)))
+        .map_err(|e| Error::invalid("population", format!("{}: {e}", table.file.source())))
 }
 
 /// A multiclass sample read from a CSV file: probabilities, labels and
@@ -241,17 +159,17 @@ pub fn multiclass<T: Scalar>(
     let mut scores = Vec::with_capacity(table.rows.len() * k);
     let mut labels = Vec::with_capacity(table.rows.len());
     let mut groups = gi.map(|_| Vec::with_capacity(table.rows.len()));
-    for (line, fields) in &table.rows {
+    for record in &table.rows {
         let mut sum = T::int(0);
         for &c in &columns {
-            let p: T = table.number(*line, fields, c)?;
+            let p: T = table.number(record, c)?;
             if p < zero || p > one {
                 return Err(table.bad(
-                    *line,
+                    record.line,
                     format!(
                         "{} = {} is not a probability in [0, 1]",
-                        table.header[c],
-                        table.cell(*line, fields, c)?
+                        table.name(c),
+                        record.cell(c)
                     ),
                 ));
             }
@@ -260,19 +178,19 @@ pub fn multiclass<T: Scalar>(
         }
         if (sum.clone() - one.clone()).abs() > tolerance {
             return Err(table.bad(
-                *line,
+                record.line,
                 format!(
                     "the probabilities sum to {} (must be 1 within {PROBABILITY_SUM_TOLERANCE})",
                     sum.to_f64_lossy()
                 ),
             ));
         }
-        labels.push(table.class(*line, fields, li, k)?);
+        labels.push(table.class(record, li, k)?);
         if let (Some(gi), Some(groups)) = (gi, groups.as_mut()) {
-            groups.push(table.class(*line, fields, gi, usize::MAX)?);
+            groups.push(table.class(record, gi, usize::MAX)?);
         }
     }
     let population = FiniteMulticlass::new(k, scores, labels)
-        .map_err(|e| Error::invalid("population", format!("{}: {e}", table.path)))?;
+        .map_err(|e| Error::invalid("population", format!("{}: {e}", table.file.source())))?;
     Ok(MulticlassCsv { population, groups })
 }

@@ -27,7 +27,7 @@ use metric_elicitation::metric::quadratic::FairQuadraticMetric;
 use metric_elicitation::metric::quadratic::QuadraticMetric;
 use metric_elicitation::search::Tolerance;
 
-use metric_elicitation::driver::rank::{compare, Metric, PoolStatistics, RateVector};
+use metric_elicitation::driver::rank::{compare, Metric, On, PoolStatistics, Statistic};
 use metric_elicitation::oracle::{Memo, Simulated};
 use metric_elicitation::search::Strategy;
 use nalgebra::{DMatrix, DVector};
@@ -380,7 +380,11 @@ fn unit(v: Vec<f64>) -> Vec<f64> {
 /// one of `shared/notes/001-fair.md` §9): a = unit(U[0,1]^q); b^{uv} =
 /// U[0,1]^q scaled by a U[0,1] mass per pair, then Σ‖b^{uv}‖₂ = 1;
 /// λ ~ U[0.1, 0.9].
-pub fn random_fair(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Metric {
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for m < 2 or k < 2 (no fair metric has that
+/// shape).
+pub fn random_fair(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Result<Metric> {
     let q = k * k - k;
     let a = unit((0..q).map(|_| rng.random::<f64>()).collect());
     let mut b: Vec<Vec<f64>> = (0..m * (m - 1) / 2)
@@ -401,17 +405,21 @@ pub fn random_fair(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Metric {
             *x /= total;
         }
     }
-    Metric::Fair {
-        a,
-        b,
-        lambda: rng.random_range(0.1..0.9),
-    }
+    let lambda = rng.random_range(0.1..0.9);
+    Ok(Metric::new(FairMetric::as_given(
+        DVector::from_vec(a),
+        b.into_iter().map(DVector::from_vec).collect(),
+        lambda,
+    )?))
 }
 
 /// A random 000 Def. 4 fair quadratic metric (the distribution 000 leaves
 /// open): a = unit(U[0,1]^k); B^{uv} = GGᵀ with G ~ U[0,1]^{k×k} (PSD),
 /// scaled so that ½Σ‖B^{uv}‖_F = 1; λ ~ U[0.1, 0.9].
-pub fn random_fair_quadratic(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Metric {
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for m < 2 or k < 2.
+pub fn random_fair_quadratic(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Result<Metric> {
     let a = unit((0..k).map(|_| rng.random::<f64>()).collect());
     let mut b: Vec<Vec<Vec<f64>>> = (0..m * (m - 1) / 2)
         .map(|_| {
@@ -436,11 +444,27 @@ pub fn random_fair_quadratic(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Metric
             *x *= 2.0 / frobenius;
         }
     }
-    Metric::FairQuadratic {
-        a,
+    let lambda = rng.random_range(0.1..0.9);
+    fair_quadratic_as_given(a, b, lambda)
+}
+
+/// A fair quadratic metric in diagonal rates (000 Def. 4's) from its
+/// parts as plain lists, as given (not rescaled).
+///
+/// # Errors
+/// As [`FairQuadraticMetric::as_given`].
+pub fn fair_quadratic_as_given(a: Vec<f64>, b: Vec<Vec<Vec<f64>>>, lambda: f64) -> Result<Metric> {
+    let k = a.len();
+    let b = b
+        .iter()
+        .map(|m| DMatrix::from_fn(k, k, |i, j| m[i][j]))
+        .collect();
+    Ok(Metric::new(FairQuadraticMetric::as_given(
+        DVector::from_vec(a),
         b,
-        lambda: rng.random_range(0.1..0.9),
-    }
+        lambda,
+        Rates::Diagonal,
+    )?))
 }
 
 /// Random weights in the same order as `truth`'s ("w-acc." of 001 Table 2):
@@ -533,51 +557,62 @@ pub type Elicitor<'a> =
 ///
 /// "w-acc." for λ: a draw uniform on the half of [0, 1] that holds the
 /// true λ (the paper leaves it undefined).
+///
+/// # Errors
+/// As [`FairMetric::as_given`].
 pub fn fair_baseline(
     sources: (Source, Source, Source),
     truth: &Metric,
     elicited: Option<&Metric>,
     rng: &mut ChaCha8Rng,
-) -> Option<Metric> {
-    let Metric::Fair { a, b, lambda } = truth else {
-        return None;
+) -> Result<Option<Metric>> {
+    let Some(truth) = truth.get::<FairMetric<f64>>() else {
+        return Ok(None);
     };
-    let (ea, eb, el) = match elicited {
-        Some(Metric::Fair { a, b, lambda }) => (Some(a), Some(b), Some(*lambda)),
-        _ => (None, None, None),
-    };
+    let (a, lambda) = (truth.a().as_slice(), *truth.lambda());
+    let b: Vec<&[f64]> = truth.b().iter().map(|v| v.as_slice()).collect();
+    let elicited = elicited.and_then(|e| e.get::<FairMetric<f64>>());
     let pairs = b.len().max(1) as f64;
     let flat = |len: usize, scale: f64| vec![scale / (len as f64).sqrt(); len];
     let a2 = match sources.0 {
         Source::Accuracy => flat(a.len(), 1.0),
         Source::Weighted => weighted_like(a, rng),
-        Source::Elicited => ea?.clone(),
-        Source::True | Source::Fixed(_) => a.clone(),
+        Source::Elicited => match elicited {
+            Some(e) => e.a().as_slice().to_vec(),
+            None => return Ok(None),
+        },
+        Source::True | Source::Fixed(_) => a.to_vec(),
     };
     let b2: Vec<Vec<f64>> = match sources.1 {
         Source::Accuracy => b.iter().map(|v| flat(v.len(), 1.0 / pairs)).collect(),
         Source::Weighted => b.iter().map(|v| weighted_like(v, rng)).collect(),
-        Source::Elicited => eb?.clone(),
-        Source::True | Source::Fixed(_) => b.clone(),
+        Source::Elicited => match elicited {
+            Some(e) => e.b().iter().map(|v| v.as_slice().to_vec()).collect(),
+            None => return Ok(None),
+        },
+        Source::True | Source::Fixed(_) => b.iter().map(|v| v.to_vec()).collect(),
     };
     let l2 = match sources.2 {
         Source::Fixed(v) => v,
         Source::Weighted => {
-            if *lambda < 0.5 {
+            if lambda < 0.5 {
                 rng.random_range(0.0..0.5)
             } else {
                 rng.random_range(0.5..1.0)
             }
         }
-        Source::Elicited => el?,
+        Source::Elicited => match elicited {
+            Some(e) => *e.lambda(),
+            None => return Ok(None),
+        },
         Source::Accuracy => 0.5,
-        Source::True => *lambda,
+        Source::True => lambda,
     };
-    Some(Metric::Fair {
-        a: a2,
-        b: b2,
-        lambda: l2,
-    })
+    Ok(Some(Metric::new(FairMetric::as_given(
+        DVector::from_vec(a2),
+        b2.into_iter().map(DVector::from_vec).collect(),
+        l2,
+    )?)))
 }
 
 /// Mean and median of NDCG (exponential, linear) and τ-b over trials.
@@ -629,14 +664,14 @@ impl Scores {
 /// metric from (truth, elicited, rng); `None` = not available.
 pub type Method<'a> = (
     &'a str,
-    Box<dyn Fn(&Metric, Option<&Metric>, &mut ChaCha8Rng) -> Option<Metric> + 'a>,
+    Box<dyn Fn(&Metric, Option<&Metric>, &mut ChaCha8Rng) -> Result<Option<Metric>> + 'a>,
 );
 
 /// Runs `methods` against `truths` on `data`: per method the scores over
 /// the trials, and how many trials it was unavailable.
 ///
 /// # Errors
-/// As [`compare`] and the elicitor.
+/// As [`compare`], the methods and the elicitor.
 pub fn evaluate(
     data: &RankingData,
     truths: &[Metric],
@@ -649,7 +684,7 @@ pub fn evaluate(
     for truth in truths {
         let elicited = elicitor(truth, data, &mut rng)?;
         for (slot, (_, build)) in out.iter_mut().zip(methods) {
-            match build(truth, elicited.as_ref(), &mut rng) {
+            match build(truth, elicited.as_ref(), &mut rng)? {
                 Some(candidate) => {
                     let c = compare(&candidate, truth, &data.pool)?;
                     slot.0.ndcg.push(c.ndcg.exponential);
@@ -724,14 +759,6 @@ fn refused_as_none<E>(result: Result<E>) -> Result<Option<E>> {
     }
 }
 
-fn to_vec(v: &DVector<f64>) -> Vec<f64> {
-    v.iter().copied().collect()
-}
-
-fn matrix_rows(m: &DMatrix<f64>) -> Vec<Vec<f64>> {
-    m.row_iter().map(|r| r.iter().copied().collect()).collect()
-}
-
 /// FPME (001 Alg. 1 in the crate's default setting,
 /// [`FpmeSettings::efficient`]: golden section, one reverse cycle,
 /// least-squares δ, closed-form λ, searching to ε = [`FPME_EPS`]) with a simulated
@@ -747,21 +774,17 @@ pub fn fpme_elicitor(
     data: &RankingData,
     _: &mut ChaCha8Rng,
 ) -> Result<Option<Metric>> {
-    let Metric::Fair { a, b, lambda } = truth else {
+    let Some(t) = truth.get::<FairMetric<f64>>() else {
         return Ok(None);
     };
     let groups = data_groups(data, Rates::General)?;
-    let psi = FairMetric::new(
-        DVector::from_vec(a.clone()),
-        b.iter().map(|v| DVector::from_vec(v.clone())).collect(),
-        *lambda,
-    )?;
+    let psi = FairMetric::new(t.a().clone(), t.b().to_vec(), *t.lambda())?;
     let mut oracle = Simulated::new(psi.bind(&groups)?);
     fpme_metric(&groups, &mut oracle, FPME_EPS)
 }
 
 /// FPME in the default setting at `eps`, its estimate as a ranking
-/// [`Metric::Fair`]; `None` when it refused the truth.
+/// [`FairMetric`] (as given); `None` when it refused the truth.
 fn fpme_metric<O: metric_elicitation::oracle::Oracle<GroupRates<f64>>>(
     groups: &Groups<f64>,
     oracle: &mut O,
@@ -777,26 +800,19 @@ fn fpme_metric<O: metric_elicitation::oracle::Oracle<GroupRates<f64>>>(
     let Some(est) = refused_as_none(fpme(groups, oracle, &settings))? else {
         return Ok(None);
     };
-    Ok(Some(Metric::Fair {
-        a: to_vec(&est.a),
-        b: est.b.iter().map(to_vec).collect(),
-        lambda: est.lambda,
-    }))
+    Ok(Some(Metric::new(FairMetric::as_given(
+        est.a, est.b, est.lambda,
+    )?)))
 }
 
 /// A 000 Def. 4 truth (k = 2) as a [`FairQuadraticMetric`] in `rates`: for
 /// k = 2 the cost is the same function of the classifier in diagonal and
 /// in off-diagonal rates.
 fn fair_quadratic(truth: &Metric, rates: Rates) -> Result<Option<FairQuadraticMetric<f64>>> {
-    let Metric::FairQuadratic { a, b, lambda } = truth else {
+    let Some(t) = truth.get::<FairQuadraticMetric<f64>>() else {
         return Ok(None);
     };
-    let k = a.len();
-    let b = b
-        .iter()
-        .map(|m| DMatrix::from_fn(k, k, |i, j| m[i][j]))
-        .collect();
-    FairQuadraticMetric::new(DVector::from_vec(a.clone()), b, *lambda, rates).map(Some)
+    FairQuadraticMetric::new(t.a().clone(), t.b().to_vec(), *t.lambda(), rates).map(Some)
 }
 
 /// Fair QPME (000 Alg. 4, the paper setting of [`super::quadratic::fair_paper`]) with a
@@ -823,11 +839,12 @@ pub fn fair_qpme_elicitor(
     else {
         return Ok(None);
     };
-    Ok(Some(Metric::FairQuadratic {
-        a: to_vec(&est.a),
-        b: est.b.iter().map(matrix_rows).collect(),
-        lambda: est.lambda,
-    }))
+    Ok(Some(Metric::new(FairQuadraticMetric::as_given(
+        est.a,
+        est.b,
+        est.lambda,
+        Rates::Diagonal,
+    )?)))
 }
 
 /// How a row of 000 Table 4 elicits: a linear metric (LPME) or a quadratic
@@ -836,8 +853,9 @@ pub fn fair_qpme_elicitor(
 pub struct Table4Method {
     /// QPME (true) or LPME (false).
     pub quadratic: bool,
-    /// The rates the metric is elicited in.
-    pub rates: RateVector,
+    /// The rates the metric is elicited in: [`Statistic::RatesDiagonal`]
+    /// or [`Statistic::RatesOffDiagonal`].
+    pub rates: Statistic,
 }
 
 /// 000 Table 4's elicitation: a truth quadratic in the general rates
@@ -856,15 +874,13 @@ pub fn table4_elicitor(
     method: Table4Method,
 ) -> impl Fn(&Metric, &RankingData, &mut ChaCha8Rng) -> Result<Option<Metric>> {
     move |truth: &Metric, data: &RankingData, _: &mut ChaCha8Rng| {
-        let Metric::Quadratic {
-            a,
-            b,
-            rates: RateVector::OffDiagonal,
-        } = truth
+        let Some(truth) = truth
+            .get::<On<QuadraticMetric<f64>>>()
+            .filter(|t| t.statistic() == Statistic::RatesOffDiagonal)
         else {
             return Ok(None);
         };
-        let q = a.len();
+        let q = truth.metric().dim();
         if data.pool.classes != 2 || q != 2 {
             return Err(Error::invalid(
                 "population",
@@ -872,11 +888,8 @@ pub fn table4_elicitor(
             ));
         }
         let sphere = Sphere::new(DVector::from_element(q, 0.5), query_radius(data)?)?;
-        let t = QuadraticMetric::new(
-            DVector::from_vec(a.clone()),
-            DMatrix::from_fn(q, q, |i, j| b[i][j]),
-        )?;
-        let diagonal = method.rates == RateVector::Diagonal;
+        let t = QuadraticMetric::new(truth.metric().a().clone(), truth.metric().b().clone())?;
+        let diagonal = method.rates == Statistic::RatesDiagonal;
         let mut oracle = Simulated::new(move |r: &DVector<f64>| {
             if diagonal {
                 t.value(&r.map(|x| 1.0 - x))
@@ -901,11 +914,10 @@ pub fn table4_elicitor(
             )?;
             (e.a, DMatrix::zeros(q, q))
         };
-        Ok(Some(Metric::Quadratic {
-            a: to_vec(&a_hat),
-            b: matrix_rows(&b_hat),
-            rates: method.rates,
-        }))
+        Ok(Some(Metric::new(On::new(
+            QuadraticMetric::as_given(a_hat, b_hat)?,
+            method.rates,
+        )?)))
     }
 }
 
@@ -1018,13 +1030,17 @@ pub fn ranking_row(
 /// # Errors
 /// Propagates metric evaluation failures.
 pub fn fairness_share(truth: &Metric, pool: &PoolStatistics) -> Result<Option<f64>> {
-    let Metric::FairQuadratic { a, b, lambda } = truth else {
+    let Some(truth) = truth.get::<FairQuadraticMetric<f64>>() else {
         return Ok(None);
     };
-    let part = |l: f64| Metric::FairQuadratic {
-        a: a.clone(),
-        b: b.clone(),
-        lambda: l,
+    let lambda = *truth.lambda();
+    let part = |l: f64| -> Result<Metric> {
+        Ok(Metric::new(FairQuadraticMetric::as_given(
+            truth.a().clone(),
+            truth.b().to_vec(),
+            l,
+            truth.rates(),
+        )?))
     };
     let spread = |m: &Metric| -> Result<f64> {
         let v = pool
@@ -1035,7 +1051,7 @@ pub fn fairness_share(truth: &Metric, pool: &PoolStatistics) -> Result<Option<f6
         let mean = v.iter().sum::<f64>() / v.len() as f64;
         Ok((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len() as f64).sqrt())
     };
-    let (linear, violation) = (spread(&part(0.0))?, spread(&part(1.0))?);
+    let (linear, violation) = (spread(&part(0.0)?)?, spread(&part(1.0)?)?);
     Ok((linear > 0.0).then(|| lambda * violation / ((1.0 - lambda) * linear)))
 }
 

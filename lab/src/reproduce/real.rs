@@ -11,9 +11,9 @@ use super::plots::omegas;
 use super::quadratic::{random_quadratic, Shape};
 use super::ranking::{
     adult_rebuild, crime_race, default_marriage, evaluate, exact_elicitor, fair_baseline,
-    fair_qpme_elicitor, fpme_elicitor, fpme_on_quadratic_elicitor, median, no_elicitor,
-    random_fair, random_fair_quadratic, ranking_data, ranking_row, table4_elicitor, wine_colour,
-    AdultGroups, Elicitor, Method, RankingData, Source, Table4Method, FAIR_METHODS,
+    fair_qpme_elicitor, fair_quadratic_as_given, fpme_elicitor, fpme_on_quadratic_elicitor, median,
+    no_elicitor, random_fair, random_fair_quadratic, ranking_data, ranking_row, table4_elicitor,
+    wine_colour, AdultGroups, Elicitor, Method, RankingData, Source, Table4Method, FAIR_METHODS,
 };
 use super::{plots, Figure, Job, Layout, Options, Row, Rows};
 use crate::data::shipped;
@@ -727,7 +727,7 @@ pub fn figure5(seed: u64, trials: usize, elicitor: Elicitor<'_>) -> Result<Vec<R
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let truths: Vec<metric_elicitation::driver::rank::Metric> = (0..trials)
             .map(|_| random_fair(data.pool.classes, data.pool.groups, &mut rng))
-            .collect();
+            .collect::<Result<_>>()?;
         let methods: Vec<Method<'_>> = FAIR_METHODS
             .iter()
             .map(|(name, a, b, l)| {
@@ -741,7 +741,7 @@ pub fn figure5(seed: u64, trials: usize, elicitor: Elicitor<'_>) -> Result<Vec<R
                             fair_baseline(sources, t, e, r)
                         },
                     )
-                        as Box<dyn Fn(&_, Option<&_>, &mut ChaCha8Rng) -> Option<_>>,
+                        as Box<dyn Fn(&_, Option<&_>, &mut ChaCha8Rng) -> Result<Option<_>>>,
                 )
             })
             .collect();
@@ -946,32 +946,29 @@ pub const TABLE4_000: [(&str, [f64; 2], [f64; 2]); 4] = [
 /// # Errors
 /// Propagates metric, elicitation and evaluation failures.
 pub fn table4_000(datasets: &[RankingData], seed: u64, trials: usize) -> Result<Vec<Row>> {
-    use metric_elicitation::driver::rank::{Metric, RateVector};
+    use metric_elicitation::driver::rank::{Metric, On, Statistic};
+    use metric_elicitation::metric::quadratic::QuadraticMetric;
     let mut rows = Vec::new();
     for (d, data) in datasets.iter().enumerate() {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let truths = (0..trials)
             .map(|_| {
                 let t = random_quadratic::<f64>(&mut rng, data.pool.classes, Shape::Nsd)?;
-                Ok(Metric::Quadratic {
-                    a: t.a().iter().copied().collect(),
-                    b: t.b()
-                        .row_iter()
-                        .map(|r| r.iter().copied().collect())
-                        .collect(),
-                    rates: RateVector::OffDiagonal,
-                })
+                Ok(Metric::new(On::new(
+                    QuadraticMetric::as_given(t.a().clone(), t.b().clone())?,
+                    Statistic::RatesOffDiagonal,
+                )?))
             })
             .collect::<Result<Vec<Metric>>>()?;
         for (name, quadratic, rates) in [
-            ("Linear-diagonal", false, RateVector::Diagonal),
-            ("Linear-general", false, RateVector::OffDiagonal),
-            ("Quadratic-diagonal", true, RateVector::Diagonal),
-            ("Quadratic-general", true, RateVector::OffDiagonal),
+            ("Linear-diagonal", false, Statistic::RatesDiagonal),
+            ("Linear-general", false, Statistic::RatesOffDiagonal),
+            ("Quadratic-diagonal", true, Statistic::RatesDiagonal),
+            ("Quadratic-general", true, Statistic::RatesOffDiagonal),
         ] {
             let methods: Vec<Method<'_>> = vec![(
                 name,
-                Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| e.cloned()),
+                Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| Ok(e.cloned())),
             )];
             let elicitor = table4_elicitor(Table4Method { quadratic, rates });
             let (scores, pending) = evaluate(data, &truths, &methods, &elicitor, seed)?
@@ -1006,13 +1003,15 @@ pub fn table3_000(
     qpme: Elicitor<'_>,
 ) -> Result<Vec<Row>> {
     use metric_elicitation::driver::rank::Metric;
+    use metric_elicitation::metric::fair::FairMetric;
+    use metric_elicitation::metric::quadratic::FairQuadraticMetric;
     let mut rows = Vec::new();
     for (d, data) in datasets.iter().enumerate() {
         let k = data.pool.classes;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let truths: Vec<Metric> = (0..trials)
             .map(|_| random_fair_quadratic(k, 2, &mut rng))
-            .collect();
+            .collect::<Result<_>>()?;
         let scaled = |m: Vec<Vec<f64>>| {
             let f = m.iter().flatten().map(|x| x * x).sum::<f64>().sqrt();
             m.into_iter()
@@ -1029,57 +1028,55 @@ pub fn table3_000(
         let methods: Vec<Method<'_>> = vec![
             (
                 "Linear with no fairness",
-                Box::new(
-                    |t: &Metric, _: Option<&Metric>, _: &mut ChaCha8Rng| match t {
-                        Metric::FairQuadratic { a, b, .. } => Some(Metric::FairQuadratic {
-                            a: a.clone(),
-                            b: b.clone(),
-                            lambda: 0.0,
-                        }),
-                        _ => None,
-                    },
-                ),
+                Box::new(|t: &Metric, _: Option<&Metric>, _: &mut ChaCha8Rng| {
+                    let Some(t) = t.get::<FairQuadraticMetric<f64>>() else {
+                        return Ok(None);
+                    };
+                    Ok(Some(Metric::new(FairQuadraticMetric::as_given(
+                        t.a().clone(),
+                        t.b().to_vec(),
+                        0.0,
+                        t.rates(),
+                    )?)))
+                }),
             ),
             (
                 "Accuracy with equalized odds",
                 Box::new(move |_: &Metric, _: Option<&Metric>, _: &mut ChaCha8Rng| {
-                    Some(Metric::FairQuadratic {
-                        a: unit_a.clone(),
-                        b: vec![ones.clone()],
-                        lambda: 0.5,
-                    })
+                    fair_quadratic_as_given(unit_a.clone(), vec![ones.clone()], 0.5).map(Some)
                 }),
             ),
             (
                 "Accuracy with equalized odds (B = I reading)",
                 Box::new(move |_: &Metric, _: Option<&Metric>, _: &mut ChaCha8Rng| {
-                    Some(Metric::FairQuadratic {
-                        a: vec![1.0 / (k as f64).sqrt(); k],
-                        b: vec![identity.clone()],
-                        lambda: 0.5,
-                    })
+                    fair_quadratic_as_given(
+                        vec![1.0 / (k as f64).sqrt(); k],
+                        vec![identity.clone()],
+                        0.5,
+                    )
+                    .map(Some)
                 }),
             ),
             (
                 "FPME",
-                Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| e.cloned()),
+                Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| Ok(e.cloned())),
             ),
             (
                 "FPME, its linear part alone (diagnostic)",
-                Box::new(
-                    |_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| match e {
-                        Some(Metric::Fair { a, b, .. }) => Some(Metric::Fair {
-                            a: a.clone(),
-                            b: b.clone(),
-                            lambda: 0.0,
-                        }),
-                        _ => None,
-                    },
-                ),
+                Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| {
+                    let Some(e) = e.and_then(|e| e.get::<FairMetric<f64>>()) else {
+                        return Ok(None);
+                    };
+                    Ok(Some(Metric::new(FairMetric::as_given(
+                        e.a().clone(),
+                        e.b().to_vec(),
+                        0.0,
+                    )?)))
+                }),
             ),
             (
                 "fair QPME",
-                Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| e.cloned()),
+                Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| Ok(e.cloned())),
             ),
         ];
         let mut results = evaluate(data, &truths, &methods[..3], &no_elicitor, seed)?;

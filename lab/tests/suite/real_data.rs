@@ -1,7 +1,9 @@
 //! Real data end to end (issue 13): fitting η̂, dataset populations, the
 //! sphere finder's certificate, ranking, NDCG and Kendall τ.
 
-use metric_elicitation::driver::rank::{rank, Metric, PoolStatistics};
+use metric_elicitation::driver::rank::{
+    rank, Metric, On, PoolStatistics, PredictionColumns, Statistic,
+};
 use metric_elicitation::driver::spec::Confusions;
 use metric_elicitation::fit::{Columns, Table};
 use rand::SeedableRng;
@@ -40,7 +42,7 @@ fn predictions_file_round_trip_and_binary_metrics() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("p.csv");
     write_predictions(&path, &pool, &labels, None).unwrap();
-    let stats = PoolStatistics::read(&path, "label", None).unwrap();
+    let stats = PoolStatistics::read(&path, &PredictionColumns::default(), None).unwrap();
     // TP weight only: all-ones (TP = 5/8) and perfect tie first.
     let m = Metric::from_result(
         &json!({"procedure": "binary-lpm", "elicited": {"m11": 1.0, "m00": 0.0}}),
@@ -89,7 +91,9 @@ fn ranking_harness_with_exact_metrics() {
     assert_eq!((data.pool.classes, data.pool.groups), (3, 2));
     assert_eq!(data.pool.classifiers.len(), 12);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let truths: Vec<Metric> = (0..8).map(|_| random_fair(3, 2, &mut rng)).collect();
+    let truths: Vec<Metric> = (0..8)
+        .map(|_| random_fair(3, 2, &mut rng).unwrap())
+        .collect();
     let methods: Vec<Method<'_>> = FAIR_METHODS
         .iter()
         .map(|(name, a, b, l)| {
@@ -99,7 +103,14 @@ fn ranking_harness_with_exact_metrics() {
                 Box::new(move |t: &Metric, e: Option<&Metric>, r: &mut ChaCha8Rng| {
                     fair_baseline(s, t, e, r)
                 })
-                    as Box<dyn Fn(&Metric, Option<&Metric>, &mut ChaCha8Rng) -> Option<Metric>>,
+                    as Box<
+                        dyn Fn(
+                            &Metric,
+                            Option<&Metric>,
+                            &mut ChaCha8Rng,
+                        )
+                            -> metric_elicitation::Result<Option<Metric>>,
+                    >,
             )
         })
         .collect();
@@ -118,22 +129,25 @@ fn ranking_harness_with_exact_metrics() {
 
 #[test]
 fn elicitors_rank_real_classifiers_like_the_truth() {
-    use metric_elicitation::driver::rank::RateVector;
+    use metric_elicitation::metric::quadratic::QuadraticMetric;
     use metric_elicitation_lab::reproduce::ranking::{
         default_marriage, evaluate, fair_qpme_elicitor, fpme_elicitor, fpme_on_quadratic_elicitor,
         random_fair, random_fair_quadratic, ranking_data, table4_elicitor, wine_colour, Method,
         Table4Method,
     };
+    use nalgebra::{dmatrix, dvector};
     let same: Vec<Method<'_>> = vec![(
         "elicited",
-        Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| e.cloned()),
+        Box::new(|_: &Metric, e: Option<&Metric>, _: &mut ChaCha8Rng| Ok(e.cloned())),
     )];
     // 001: FPME on wine's data-derived sphere (k = 3, m = 2).
     let data = ranking_data("wine", &wine_colour().unwrap(), 12, 4).unwrap();
     let sphere = data.sphere.clone().unwrap();
     assert!(sphere.certified && sphere.radius >= sphere.guarantee && sphere.radius > 0.0);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let truths: Vec<Metric> = (0..4).map(|_| random_fair(3, 2, &mut rng)).collect();
+    let truths: Vec<Metric> = (0..4)
+        .map(|_| random_fair(3, 2, &mut rng).unwrap())
+        .collect();
     let (scores, missing) = evaluate(&data, &truths, &same, &fpme_elicitor, 9)
         .unwrap()
         .remove(0);
@@ -143,7 +157,7 @@ fn elicitors_rank_real_classifiers_like_the_truth() {
     // four Table 4 elicitations of a quadratic truth in general rates.
     let data = ranking_data("default", &default_marriage().unwrap(), 12, 4).unwrap();
     let truths: Vec<Metric> = (0..4)
-        .map(|_| random_fair_quadratic(2, 2, &mut rng))
+        .map(|_| random_fair_quadratic(2, 2, &mut rng).unwrap())
         .collect();
     for (elicitor, least) in [
         (&fair_qpme_elicitor as &dyn Fn(&_, &_, &mut _) -> _, 0.9),
@@ -155,12 +169,14 @@ fn elicitors_rank_real_classifiers_like_the_truth() {
         assert_eq!(scores.tau.len() + missing, 4);
         assert!(scores.tau.iter().all(|t| *t >= least), "{:?}", scores.tau);
     }
-    let quadratic = Metric::Quadratic {
-        a: vec![0.3, -0.5],
-        b: vec![vec![-0.6, 0.2], vec![0.2, -0.5]],
-        rates: RateVector::OffDiagonal,
-    };
-    for rates in [RateVector::Diagonal, RateVector::OffDiagonal] {
+    let quadratic = Metric::new(
+        On::new(
+            QuadraticMetric::as_given(dvector![0.3, -0.5], dmatrix![-0.6, 0.2; 0.2, -0.5]).unwrap(),
+            Statistic::RatesOffDiagonal,
+        )
+        .unwrap(),
+    );
+    for rates in [Statistic::RatesDiagonal, Statistic::RatesOffDiagonal] {
         let elicitor = table4_elicitor(Table4Method {
             quadratic: true,
             rates,
@@ -243,7 +259,8 @@ fn pools_are_reproducible() {
 /// treats the groups differently and grows linearly with B.
 #[test]
 fn fairness_share_measures_the_violation_term() {
-    use metric_elicitation_lab::reproduce::ranking::fairness_share;
+    use metric_elicitation::metric::Linear;
+    use metric_elicitation_lab::reproduce::ranking::{fair_quadratic_as_given, fairness_share};
     let labels = [0, 1, 0, 1, 0, 1, 0, 1];
     let groups = [0, 0, 0, 0, 1, 1, 1, 1];
     // Two fixed classifiers and a third, `last`.
@@ -261,10 +278,13 @@ fn fairness_share_measures_the_violation_term() {
     };
     // Each classifier makes the same predictions in both groups.
     let fair = pool("half", vec![0, 1, 1, 1, 0, 1, 1, 1]);
-    let truth = |scale: f64| Metric::FairQuadratic {
-        a: vec![0.6, 0.8],
-        b: vec![vec![vec![scale, 0.0], vec![0.0, scale]]],
-        lambda: 0.5,
+    let truth = |scale: f64| {
+        fair_quadratic_as_given(
+            vec![0.6, 0.8],
+            vec![vec![vec![scale, 0.0], vec![0.0, scale]]],
+            0.5,
+        )
+        .unwrap()
     };
     assert_eq!(fairness_share(&truth(1.0), &fair).unwrap(), Some(0.0));
     // One classifier errs on class 1 in group 1 only.
@@ -274,6 +294,12 @@ fn fairness_share_measures_the_violation_term() {
     assert!(one > 0.0);
     assert!((two / one - 2.0).abs() < 1e-12, "{one} {two}");
     // Not a fair quadratic metric: no share.
-    let linear = Metric::Diagonal { a: vec![0.6, 0.8] };
+    let linear = Metric::new(
+        On::new(
+            Linear(nalgebra::dvector![0.6, 0.8]),
+            Statistic::JointDiagonal,
+        )
+        .unwrap(),
+    );
     assert_eq!(fairness_share(&linear, &unfair).unwrap(), None);
 }

@@ -8,6 +8,10 @@ use crate::driver::adapter::{
     linear_words, lossy, significant, table, Adapter, Family, Report, View,
 };
 use crate::driver::build;
+use crate::driver::rank::{
+    binary_confusion, ClassifierStatistics, Metric as RankMetric, Parameters, PoolStatistics,
+    Rankability, Rankable, Statistic,
+};
 use crate::driver::spec::{num_list_of, Num, PopulationSpec};
 use crate::driver::view;
 use crate::elicit::binary::{
@@ -348,6 +352,7 @@ impl Family for BinaryLpmFamily {
     const SUMMARY: &'static str =
         "a linear metric m11*TP + m00*TN of binary confusions (003 §5.1, Alg. 1; App. C)";
     type At<T: Scalar> = BinaryLpmAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_lpm);
 }
 
 /// `binary-lfpm`.
@@ -357,6 +362,7 @@ impl Family for BinaryLfpmFamily {
     const SUMMARY: &'static str =
         "a linear-fractional metric of binary confusions (003 §5.2, Alg. 1-3)";
     type At<T: Scalar> = BinaryLfpmAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_lfpm);
 }
 
 /// `binary-lfpm-known-p11`.
@@ -366,4 +372,90 @@ impl Family for BinaryLfpmKnownP11Family {
     const SUMMARY: &'static str =
         "a linear-fractional metric with known numerator share, e.g. F-beta (003 Cor. 1)";
     type At<T: Scalar> = BinaryLfpmKnownP11Adapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_lfpm);
+}
+
+// ---- ranking (elicit rank) --------------------------------------------------
+
+/// `binary-lpm`'s result (`{"m11": …, "m00": …}` or `[m11, m00]`) as an
+/// [`Lpm`] to rank by.
+fn rank_lpm(p: &Parameters<'_>) -> Result<RankMetric> {
+    let v = p.named(&["m11", "m00"])?;
+    Ok(RankMetric::new(p.checked(Lpm::new(v[0], v[1], 0.0))?))
+}
+
+/// The LFPM procedures' result (`{"p11", "p00", "q11", "q00", "q0"}` or
+/// the five in that order) as an [`Lfpm`] to rank by.
+fn rank_lfpm(p: &Parameters<'_>) -> Result<RankMetric> {
+    let v = p.named(&["p11", "p00", "q11", "q00", "q0"])?;
+    Ok(RankMetric::new(
+        p.checked(Lfpm::new(v[0], v[1], v[2], v[3], v[4]))?,
+    ))
+}
+
+/// 003's LPM on (TP, TN) = (P(Y = 1, h = 1), P(Y = 0, h = 0)), a utility:
+/// [`crate::oracle::Metric::value`] at the classifier's
+/// [`BinaryConfusion`] (m11·TP + m00·TN + m0, m0 = 0 for a result).
+impl Rankable for Lpm<f64> {
+    fn family(&self) -> &'static str {
+        "binary-linear"
+    }
+
+    fn classes(&self) -> Option<usize> {
+        Some(2)
+    }
+
+    fn statistic(&self) -> Statistic {
+        Statistic::JointDiagonal
+    }
+
+    fn is_constant(&self) -> bool {
+        self.m11 == 0.0 && self.m00 == 0.0
+    }
+
+    fn value(&self, classifier: &ClassifierStatistics, _: &PoolStatistics) -> Result<f64> {
+        Ok(crate::oracle::Metric::value(
+            self,
+            &binary_confusion(classifier)?,
+        ))
+    }
+}
+
+/// 003's LFPM on (TP, TN), a utility; a classifier where the denominator
+/// vanishes is an error naming it.
+impl Rankable for Lfpm<f64> {
+    fn family(&self) -> &'static str {
+        "binary-fractional"
+    }
+
+    fn classes(&self) -> Option<usize> {
+        Some(2)
+    }
+
+    fn statistic(&self) -> Statistic {
+        Statistic::JointDiagonal
+    }
+
+    /// A zero numerator, or (with q0 = 0) a numerator proportional to the
+    /// denominator.
+    fn is_constant(&self) -> bool {
+        let zero_numerator = self.p11 == 0.0 && self.p00 == 0.0 && self.p0 == 0.0;
+        let proportional = self.q0 == 0.0
+            && self.p0 == 0.0
+            && (self.q11 != 0.0 || self.q00 != 0.0)
+            && self.p11 * self.q00 == self.p00 * self.q11;
+        zero_numerator || proportional
+    }
+
+    fn value(&self, classifier: &ClassifierStatistics, _: &PoolStatistics) -> Result<f64> {
+        let c = binary_confusion(classifier)?;
+        let den = self.denominator(&c);
+        if den == 0.0 || !den.is_finite() {
+            return Err(Error::invalid(
+                "metric",
+                format!("the LFPM's denominator vanishes on {}", classifier.name),
+            ));
+        }
+        Ok(crate::oracle::Metric::value(self, &c))
+    }
 }

@@ -3,6 +3,10 @@
 
 use crate::driver::adapter::{Adapter, Family, Report, View};
 use crate::driver::build;
+use crate::driver::rank::{
+    ClassifierStatistics, Metric as RankMetric, Parameters, PoolStatistics, Rankability, Rankable,
+    Statistic,
+};
 use crate::driver::spec::{num, num_list_of, AttributeSpec, PopulationSpec};
 use crate::elicit::cost_reward::{CostReward, CostRewardEstimate, CostRewardSettings};
 use crate::elicit::ratios::{PairSpace, Reference};
@@ -310,4 +314,99 @@ impl Family for CostRewardFamily {
     const SUMMARY: &'static str =
         "a diagonal linear metric with named cost and reward attributes (004 Alg. 1)";
     type At<T: Scalar> = CostRewardAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_cost_reward);
+}
+
+// ---- ranking (elicit rank) --------------------------------------------------
+
+/// A cost/reward metric to rank by: the weights as given and the names of
+/// its attributes, whose values per classifier come from `--attributes`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CostRewardRanking {
+    /// The weights (aᵈ and one per attribute).
+    pub metric: CostRewardMetric<f64>,
+    /// The attributes' names, in the order of `metric.attributes`.
+    pub names: Vec<String>,
+}
+
+/// `cost-reward`'s result (`{"accuracy": [k], NAME: weight, …}`) as a
+/// [`CostRewardMetric`] with its weights as given (004's normalization is
+/// not needed to rank), the attributes in the file's key order.
+fn rank_cost_reward(p: &Parameters<'_>) -> Result<RankMetric> {
+    let map = p.value.as_object().ok_or_else(|| {
+        Error::invalid(
+            p.field,
+            "expected {\"accuracy\": [...], ATTRIBUTE: weight, ...}",
+        )
+    })?;
+    let accuracy = p.numbers(p.get(&["accuracy"])?, "accuracy")?;
+    if accuracy.len() < 2 {
+        return Err(Error::invalid(
+            p.name("accuracy"),
+            format!(
+                "needs one weight per class (k >= 2), got {}",
+                accuracy.len()
+            ),
+        ));
+    }
+    let (names, weights): (Vec<String>, Vec<f64>) = map
+        .iter()
+        .filter(|(k, _)| k.as_str() != "accuracy")
+        .map(|(k, v)| Ok((k.clone(), p.number(v, k)?)))
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .unzip();
+    Ok(RankMetric::new(CostRewardRanking {
+        metric: CostRewardMetric {
+            accuracy: DVector::from_vec(accuracy),
+            attributes: DVector::from_vec(weights),
+        },
+        names,
+    }))
+}
+
+/// 004's metric (a utility) on the diagonal joint confusions and the
+/// classifier's attribute values, evaluated by
+/// [`CostRewardMetric::psi_left_to_right`].
+impl Rankable for CostRewardRanking {
+    fn family(&self) -> &'static str {
+        "cost-reward"
+    }
+
+    fn classes(&self) -> Option<usize> {
+        Some(self.metric.accuracy.len())
+    }
+
+    fn statistic(&self) -> Statistic {
+        Statistic::JointDiagonal
+    }
+
+    fn attributes(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    fn is_constant(&self) -> bool {
+        self.metric.weights().iter().all(|w| *w == 0.0)
+    }
+
+    fn value(&self, classifier: &ClassifierStatistics, _: &PoolStatistics) -> Result<f64> {
+        let d = DVector::from_vec(classifier.statistic(Statistic::JointDiagonal));
+        let s = self
+            .names
+            .iter()
+            .map(|n| {
+                classifier.attribute(n).ok_or_else(|| {
+                    Error::invalid(
+                        "--attributes",
+                        format!(
+                            "the metric weighs {}: give each classifier's values (no row for {})",
+                            self.names.join(", "),
+                            classifier.name
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<Vec<f64>>>()?;
+        self.metric.psi_left_to_right(&d, &DVector::from_vec(s))
+    }
 }

@@ -4,6 +4,10 @@
 
 use crate::driver::adapter::{Adapter, Family, Report, View};
 use crate::driver::build;
+use crate::driver::rank::{
+    ClassifierStatistics, Metric as RankMetric, Parameters, PoolStatistics, Rankability, Rankable,
+    Statistic,
+};
 use crate::driver::spec::{num, num_list_of, num_matrix, Num, PopulationSpec};
 use crate::elicit::fpme::{
     distance_from_optimum, errors, DeltaRule, Fpme, FpmeEstimate, FpmeSettings, LambdaRule,
@@ -64,6 +68,7 @@ impl Family for FpmeFamily {
     const SUMMARY: &'static str =
         "fair metric (a, B, lambda) over m groups' rates: 001 Alg. 1 (FPME)";
     type At<T: Scalar> = FpmeAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_fpme);
 }
 
 fn pct<T: Scalar>(v: &T) -> String {
@@ -367,4 +372,85 @@ pub fn fair_table<T: Scalar>(
         "b": b.iter().map(|v| v.iter().map(&number).collect::<Vec<_>>()).collect::<Vec<_>>(),
         "lambda": number(lambda),
     })
+}
+
+// ---- ranking (elicit rank) --------------------------------------------------
+
+/// `fpme`'s result (`{"a": [q], "B": [C(m, 2) lists of q], "lambda": λ}`;
+/// `b` for `B` as in specs) as a [`FairMetric`] with its weights as given
+/// ([`FairMetric::as_given`]), q = k² − k off-diagonal rates and
+/// 0 ≤ λ ≤ 1.
+fn rank_fpme(p: &Parameters<'_>) -> Result<RankMetric> {
+    let a = p.numbers(p.get(&["a"])?, "a")?;
+    let b = p.get(&["B", "b"])?;
+    let b: Vec<DVector<f64>> = b
+        .as_array()
+        .ok_or_else(|| {
+            Error::invalid(
+                p.name("B"),
+                "expected a list of weight lists, one per pair of groups",
+            )
+        })?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| p.numbers(v, &format!("B[{i}]")).map(DVector::from_vec))
+        .collect::<Result<_>>()?;
+    let lambda = p.number(p.get(&["lambda"])?, "lambda")?;
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(Error::invalid(
+            p.name("lambda"),
+            format!("the trade-off must lie in [0, 1], got {lambda}"),
+        ));
+    }
+    if Statistic::RatesOffDiagonal.classes(a.len()).is_none() {
+        return Err(Error::invalid(
+            p.name("a"),
+            format!(
+                "{} weights: a fair metric weighs the k² − k = 2, 6, 12, … off-diagonal rates",
+                a.len()
+            ),
+        ));
+    }
+    let metric = p.checked(FairMetric::as_given(DVector::from_vec(a), b, lambda))?;
+    Ok(RankMetric::new(metric))
+}
+
+/// 001's fair metric, a cost: each group's off-diagonal rates with the
+/// data's τ, evaluated by [`FairMetric::cost_left_to_right`].
+impl Rankable for FairMetric<f64> {
+    fn family(&self) -> &'static str {
+        "fair"
+    }
+
+    fn is_cost(&self) -> bool {
+        true
+    }
+
+    fn classes(&self) -> Option<usize> {
+        Statistic::RatesOffDiagonal.classes(self.dim())
+    }
+
+    fn groups(&self) -> Option<usize> {
+        Some(FairMetric::groups(self))
+    }
+
+    fn statistic(&self) -> Statistic {
+        Statistic::RatesOffDiagonal
+    }
+
+    /// (1 − λ)·a = 0 and λ·b = 0.
+    fn is_constant(&self) -> bool {
+        let lambda = *self.lambda();
+        let accuracy = lambda == 1.0 || self.a().iter().all(|w| *w == 0.0);
+        let fairness = lambda == 0.0 || self.b().iter().flatten().all(|w| *w == 0.0);
+        accuracy && fairness
+    }
+
+    fn value(&self, classifier: &ClassifierStatistics, pool: &PoolStatistics) -> Result<f64> {
+        let statistic = Statistic::RatesOffDiagonal;
+        self.cost_left_to_right(
+            &pool.shares(statistic),
+            &pool.group_rates(classifier, statistic)?,
+        )
+    }
 }

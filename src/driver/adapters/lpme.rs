@@ -5,6 +5,7 @@
 
 use crate::driver::adapter::{exact_list, linear_words, lossy_list, Adapter, Family, Report, View};
 use crate::driver::build;
+use crate::driver::rank::{linear_on, Metric as RankMetric, Parameters, Rankability, Statistic};
 use crate::driver::spec::{num_list_of, PopulationSpec};
 use crate::driver::view;
 use crate::elicit::lpme::{AngleOrder, Lpme, LpmeEstimate, LpmeSettings, Orthant};
@@ -209,6 +210,8 @@ impl Family for LpmeFamily {
     const SUMMARY: &'static str =
         "any linear metric over a sphere, orthant found by queries (001 App. A, Alg. 2)";
     type At<T: Scalar> = LpmeAdapter<T>;
+    /// A [`Linear`] on the off-diagonal statistic ([`rank_sphere`]).
+    const RANK: Rankability = Rankability::Reads(rank_sphere);
 }
 
 /// `lpm`: 002 Alg. 2, a monotonically decreasing linear metric of the
@@ -247,4 +250,28 @@ impl Family for LpmFamily {
     const SUMMARY: &'static str =
         "a monotonically decreasing linear metric of off-diagonal confusions over a sphere (002 Alg. 2)";
     type At<T: Scalar> = LpmAdapter<T>;
+    /// A [`Linear`] on the off-diagonal statistic ([`rank_sphere`]).
+    const RANK: Rankability = Rankability::Reads(rank_sphere);
+}
+
+/// The sphere procedures' result (k² − k weights) as a [`Linear`] on the
+/// off-diagonal joint confusions P(Y = i, h = j) (the coordinates of
+/// `run`'s sphere on a population), or on the rates P(h = j | Y = i) when
+/// the file says `"statistic": "rates"` (001's LPME).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming the field, or `statistic` for a value
+/// other than `joint` or `rates`.
+pub fn rank_sphere(p: &Parameters<'_>) -> Result<RankMetric> {
+    let statistic = match p.key("statistic")? {
+        None | Some("joint") => Statistic::JointOffDiagonal,
+        Some("rates") => Statistic::RatesOffDiagonal,
+        Some(other) => {
+            return Err(Error::invalid(
+                "statistic",
+                format!("{other:?} is not joint or rates"),
+            ))
+        }
+    };
+    linear_on(p, statistic)
 }

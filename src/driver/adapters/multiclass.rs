@@ -3,6 +3,7 @@
 
 use crate::driver::adapter::{exact_list, linear_words, lossy_list, Adapter, Family, Report, View};
 use crate::driver::build;
+use crate::driver::rank::{linear_on, Metric as RankMetric, Parameters, Rankability, Statistic};
 use crate::driver::spec::{num_list_of, PopulationSpec};
 use crate::driver::view;
 use crate::elicit::multiclass::{Dlpm, DlpmEstimate, DlpmSettings, Reference};
@@ -144,4 +145,12 @@ impl Family for DlpmFamily {
     const NAME: &'static str = "dlpm";
     const SUMMARY: &'static str = "a diagonal linear metric of k-class confusions (002 Alg. 1)";
     type At<T: Scalar> = DlpmAdapter<T>;
+    /// A [`Linear`] on the diagonal joint confusions dᵢ = P(Y = i, h = i).
+    const RANK: Rankability = Rankability::Reads(rank_dlpm);
+}
+
+/// `dlpm`'s result (k weights) as a [`Linear`] on the diagonal joint
+/// confusions.
+fn rank_dlpm(p: &Parameters<'_>) -> Result<RankMetric> {
+    linear_on(p, Statistic::JointDiagonal)
 }

@@ -23,6 +23,10 @@
 
 use crate::driver::adapter::{Adapter, Family, Report, View};
 use crate::driver::build;
+use crate::driver::rank::{
+    ClassifierStatistics, Metric as RankMetric, On, Parameters, PoolStatistics, Rankability,
+    Rankable, Statistic,
+};
 use crate::driver::spec::{num, num_list_of, num_matrix, Num, PopulationSpec};
 use crate::driver::view;
 use crate::elicit::cubic::{centres, Cubic, CubicDesign, CubicEstimate, CubicSettings};
@@ -369,6 +373,7 @@ impl Family for QpmeFamily {
     const SUMMARY: &'static str =
         "quadratic metric a.r + r'Br/2 over a sphere of rates (000 Alg. 1, App. E)";
     type At<T: Scalar> = QpmeAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_qpme);
 }
 
 // ---- fair-qpme --------------------------------------------------------------
@@ -632,6 +637,7 @@ impl Family for FairQpmeFamily {
     const SUMMARY: &'static str =
         "fair quadratic metric (a, B^uv, lambda) over groups' rates (000 Def. 4, Alg. 4)";
     type At<T: Scalar> = FairQpmeAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_fair_qpme);
 }
 
 // ---- qpme-tradeoff ----------------------------------------------------------
@@ -755,6 +761,11 @@ impl Family for QpmeTradeoffFamily {
     const SUMMARY: &'static str =
         "trade-off lambda of a fair quadratic metric with known a and B (000 Alg. 5)";
     type At<T: Scalar> = QpmeTradeoffAdapter<T>;
+    /// Its result holds the trade-off λ alone (a and B were known and are
+    /// not in it), which ranks nothing by itself.
+    const RANK: Rankability = Rankability::Not(
+        "its result holds the trade-off lambda alone (the known a and B are the spec's, not the result's); rank by the whole fair quadratic metric instead: a file {\"procedure\": \"fair-qpme\", \"metric\": {\"a\": [...], \"B\": [...], \"lambda\": ...}} with the spec's a and B and the elicited lambda",
+    );
 }
 
 // ---- cubic ------------------------------------------------------------------
@@ -900,4 +911,190 @@ impl Family for CubicFamily {
     const SUMMARY: &'static str =
         "cubic metric (a, B, C) over a sphere of rates, by a fit of its gradient field (000 §8)";
     type At<T: Scalar> = CubicAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_cubic);
+}
+
+// ---- ranking (elicit rank) --------------------------------------------------
+
+/// The rates a quadratic result reads: its file's `"rates"` key,
+/// `"diagonal"` (the default, 000's main text) or `"off-diagonal"` /
+/// `"general"` (App. E).
+fn rates_key(p: &Parameters<'_>) -> Result<Statistic> {
+    match p.key("rates")? {
+        None | Some("diagonal") => Ok(Statistic::RatesDiagonal),
+        Some("off-diagonal" | "general") => Ok(Statistic::RatesOffDiagonal),
+        Some(other) => Err(Error::invalid(
+            "rates",
+            format!("{other:?} is not diagonal, off-diagonal or general"),
+        )),
+    }
+}
+
+/// `qpme`'s result (`{"a": [q], "B": [q rows of q]}`) as a
+/// [`QuadraticMetric`] (as given) on the diagonal rates, or the
+/// off-diagonal ones with `"rates": "off-diagonal"`.
+fn rank_qpme(p: &Parameters<'_>) -> Result<RankMetric> {
+    let a = p.numbers(p.get(&["a"])?, "a")?;
+    let b = p.matrix(p.get(&["B", "b"])?, "B")?;
+    let metric = p.checked(QuadraticMetric::as_given(DVector::from_vec(a), b))?;
+    Ok(RankMetric::new(p.checked(On::new(metric, rates_key(p)?))?))
+}
+
+/// `cubic`'s result (`{"a": [q], "B": [q rows], "C": [q matrices q × q]}`)
+/// as a [`CubicMetric`] (as given) on the diagonal rates, as QPME's, or
+/// the off-diagonal ones with `"rates": "off-diagonal"`.
+fn rank_cubic(p: &Parameters<'_>) -> Result<RankMetric> {
+    let a = p.numbers(p.get(&["a"])?, "a")?;
+    let q = a.len();
+    let b = p.matrix(p.get(&["B", "b"])?, "B")?;
+    let slices = p.matrices(p.get(&["C", "c"])?, "C")?;
+    if slices.len() != q || slices.iter().any(|m| m.nrows() != q || m.ncols() != q) {
+        return Err(Error::invalid(
+            p.name("C"),
+            format!("expected q = {q} matrices of {q} x {q}"),
+        ));
+    }
+    let c: Vec<f64> = slices
+        .iter()
+        .flat_map(|m| (0..q).flat_map(move |j| (0..q).map(move |l| m[(j, l)])))
+        .collect();
+    let metric = p.checked(CubicMetric::as_given(DVector::from_vec(a), b, c))?;
+    Ok(RankMetric::new(p.checked(On::new(metric, rates_key(p)?))?))
+}
+
+/// `fair-qpme`'s result (`{"a": [q], "B": [C(m, 2) matrices q × q],
+/// "lambda": λ}`) as a [`FairQuadraticMetric`] (as given) in diagonal
+/// rates (000 Def. 4), or general ones with `"rates": "general"`;
+/// 0 ≤ λ ≤ 1.
+fn rank_fair_qpme(p: &Parameters<'_>) -> Result<RankMetric> {
+    let a = p.numbers(p.get(&["a"])?, "a")?;
+    let b = p.matrices(p.get(&["B", "b"])?, "B")?;
+    let lambda = p.number(p.get(&["lambda"])?, "lambda")?;
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(Error::invalid(
+            p.name("lambda"),
+            format!("the trade-off must lie in [0, 1], got {lambda}"),
+        ));
+    }
+    let rates = match rates_key(p)? {
+        Statistic::RatesDiagonal => Rates::Diagonal,
+        _ => Rates::General,
+    };
+    let statistic = rates_statistic(rates);
+    if statistic.classes(a.len()).is_none() {
+        return Err(Error::invalid(
+            p.name("a"),
+            format!("{} weights read no {statistic:?} statistic", a.len()),
+        ));
+    }
+    let metric = p.checked(FairQuadraticMetric::as_given(
+        DVector::from_vec(a),
+        b,
+        lambda,
+        rates,
+    ))?;
+    Ok(RankMetric::new(metric))
+}
+
+/// The statistic of each group a fair quadratic metric in `rates` reads.
+fn rates_statistic(rates: Rates) -> Statistic {
+    match rates {
+        Rates::Diagonal => Statistic::RatesDiagonal,
+        Rates::General => Statistic::RatesOffDiagonal,
+    }
+}
+
+/// 000 Def. 3's quadratic metric (a utility) on a rate vector, evaluated
+/// by [`QuadraticMetric::value_left_to_right`].
+impl Rankable for On<QuadraticMetric<f64>> {
+    fn family(&self) -> &'static str {
+        "quadratic"
+    }
+
+    fn classes(&self) -> Option<usize> {
+        self.statistic().classes(self.metric().dim())
+    }
+
+    fn statistic(&self) -> Statistic {
+        On::statistic(self)
+    }
+
+    fn is_constant(&self) -> bool {
+        let m = self.metric();
+        m.a().iter().chain(m.b().iter()).all(|w| *w == 0.0)
+    }
+
+    fn value(&self, classifier: &ClassifierStatistics, _: &PoolStatistics) -> Result<f64> {
+        self.metric().value_left_to_right(&self.read(classifier)?)
+    }
+}
+
+/// 000 §8's cubic metric (a utility) on a rate vector, evaluated by
+/// [`CubicMetric::value_left_to_right`].
+impl Rankable for On<CubicMetric<f64>> {
+    fn family(&self) -> &'static str {
+        "cubic"
+    }
+
+    fn classes(&self) -> Option<usize> {
+        self.statistic().classes(self.metric().a().len())
+    }
+
+    fn statistic(&self) -> Statistic {
+        On::statistic(self)
+    }
+
+    fn is_constant(&self) -> bool {
+        let m = self.metric();
+        m.a()
+            .iter()
+            .chain(m.b().iter())
+            .chain(m.c())
+            .all(|w| *w == 0.0)
+    }
+
+    fn value(&self, classifier: &ClassifierStatistics, _: &PoolStatistics) -> Result<f64> {
+        self.metric().value_left_to_right(&self.read(classifier)?)
+    }
+}
+
+/// 000 Def. 4's fair quadratic metric, a cost: each group's rates (in the
+/// metric's [`Rates`]) with the data's τ, evaluated by
+/// [`FairQuadraticMetric::cost_left_to_right`].
+impl Rankable for FairQuadraticMetric<f64> {
+    fn family(&self) -> &'static str {
+        "fair-quadratic"
+    }
+
+    fn is_cost(&self) -> bool {
+        true
+    }
+
+    fn classes(&self) -> Option<usize> {
+        rates_statistic(self.rates()).classes(self.dim())
+    }
+
+    fn groups(&self) -> Option<usize> {
+        Some(FairQuadraticMetric::groups(self))
+    }
+
+    fn statistic(&self) -> Statistic {
+        rates_statistic(self.rates())
+    }
+
+    /// (1 − λ)·a = 0 and λ·B = 0.
+    fn is_constant(&self) -> bool {
+        let lambda = *self.lambda();
+        let linear = lambda == 1.0 || self.a().iter().all(|w| *w == 0.0);
+        let violation = lambda == 0.0 || self.b().iter().flatten().all(|w| *w == 0.0);
+        linear && violation
+    }
+
+    fn value(&self, classifier: &ClassifierStatistics, pool: &PoolStatistics) -> Result<f64> {
+        let statistic = rates_statistic(self.rates());
+        self.cost_left_to_right(
+            &pool.shares(statistic),
+            &pool.group_rates(classifier, statistic)?,
+        )
+    }
 }
