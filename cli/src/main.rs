@@ -7,6 +7,7 @@ mod reproduce;
 
 use clap::{Parser, Subcommand};
 use metric_elicitation::driver;
+use metric_elicitation::driver::rank::PredictionColumns;
 use metric_elicitation::driver::session::{Finished, Mode};
 use metric_elicitation::driver::spec::Spec;
 use metric_elicitation::search::Strategy;
@@ -86,9 +87,12 @@ enum Command {
         /// The label column.
         #[arg(long, default_value = "label")]
         label: String,
-        /// The group column (fair metrics).
+        /// The group column (fair metrics; a column named group, group_* or *_group is never ranked as a classifier).
         #[arg(long)]
         group: Option<String>,
+        /// The classifier columns, comma-separated (default: every column but the label and the group).
+        #[arg(long, value_delimiter = ',')]
+        classifiers: Option<Vec<String>>,
         /// A true metric (same form): adds NDCG and Kendall tau-b between the two rankings.
         #[arg(long)]
         truth: Option<PathBuf>,
@@ -193,14 +197,18 @@ fn run(command: Command) -> Result<(), Error> {
             predictions,
             label,
             group,
+            classifiers,
             truth,
             attributes,
             json,
         } => rank::run(
             &metric,
             &predictions,
-            &label,
-            group.as_deref(),
+            &PredictionColumns {
+                label,
+                group,
+                classifiers,
+            },
             truth.as_deref(),
             attributes.as_deref(),
             json,

@@ -1278,3 +1278,304 @@ fn bisection_runs_lpme_and_is_refused_where_searches_are_not_symmetric() {
         "{err}"
     );
 }
+
+// ---- elicit rank ranks what the user meant (issue #29, item 2) ----
+
+/// `elicit rank` with `args` refused: exit status 2 and one line on
+/// stderr, which is returned.
+fn rank_refused(args: &[&std::ffi::OsStr]) -> String {
+    let out = rank_cli(args);
+    let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+/// A metric file with `text` in the temporary folder.
+fn metric_file(name: &str, text: &str) -> PathBuf {
+    let path = tmp(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn binary_lpm() -> PathBuf {
+    metric_file(
+        "meant-binary.json",
+        r#"{"procedure": "binary-lpm", "elicited": {"m11": 0.6, "m00": 0.8}}"#,
+    )
+}
+
+/// Borrowed arguments of owned ones.
+fn args(v: &[std::ffi::OsString]) -> Vec<&std::ffi::OsStr> {
+    v.iter().map(std::ffi::OsString::as_os_str).collect()
+}
+
+/// The classifiers of a `--json` ranking, best first.
+fn ranked_names(out: &Output) -> Vec<String> {
+    json(out)["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["classifier"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn rank_never_ranks_a_group_column_the_user_did_not_name() {
+    let csv = tmp("meant-group.csv");
+    std::fs::write(
+        &csv,
+        "c0,c1,group,label\n1,0,1,1\n0,0,0,0\n1,1,1,0\n0,1,0,1\n",
+    )
+    .unwrap();
+    let metric = binary_lpm();
+    let base = |extra: &[&str]| -> Vec<std::ffi::OsString> {
+        let mut v: Vec<std::ffi::OsString> = vec![
+            "--metric".into(),
+            metric.clone().into(),
+            "--predictions".into(),
+            csv.clone().into(),
+            "--json".into(),
+        ];
+        v.extend(extra.iter().map(Into::into));
+        v
+    };
+    // No --group, no --classifiers: `group` is not silently ranked.
+    let plain = base(&[]);
+    let err = rank_refused(&args(&plain));
+    assert!(
+        err.contains("\"group\"") && err.contains("--classifiers") && err.contains("--group"),
+        "{err}"
+    );
+    // Named classifiers: exactly those are ranked.
+    let named = base(&["--classifiers", "c0,c1"]);
+    let mut got = ranked_names(&rank_cli(&args(&named)));
+    got.sort();
+    assert_eq!(got, ["c0", "c1"]);
+    let one = base(&["--classifiers", "c1"]);
+    assert_eq!(ranked_names(&rank_cli(&args(&one))), ["c1"]);
+    // The group column named as the groups: not a classifier either.
+    let grouped = base(&["--group", "group"]);
+    let mut got = ranked_names(&rank_cli(&args(&grouped)));
+    got.sort();
+    assert_eq!(got, ["c0", "c1"]);
+    // --classifiers naming the label, or a column that is not there.
+    for (list, needle) in [("c0,label", "label column"), ("c0,c9", "\"c9\"")] {
+        let bad = base(&["--classifiers", list]);
+        let err = rank_refused(&args(&bad));
+        assert!(
+            err.contains("--classifiers") && err.contains(needle),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn rank_refuses_a_column_named_twice_naming_it() {
+    let csv = tmp("meant-twice.csv");
+    std::fs::write(&csv, "c0,c1,c0,label\n1,0,1,1\n0,0,0,0\n").unwrap();
+    let err = rank_refused(&[
+        "--metric".as_ref(),
+        binary_lpm().as_os_str(),
+        "--predictions".as_ref(),
+        csv.as_os_str(),
+    ]);
+    assert!(
+        err.contains("\"c0\"") && err.contains("twice") && err.contains("meant-twice.csv:1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn rank_refuses_a_metric_that_ranks_nothing() {
+    let csv = tmp("meant-zero.csv");
+    predictions_csv(&csv, 3, 30, 3);
+    for (name, text) in [
+        (
+            "meant-zero-dlpm.json",
+            r#"{"procedure": "dlpm", "elicited": [0, 0, 0]}"#,
+        ),
+        (
+            "meant-zero-lpme.json",
+            r#"{"procedure": "lpme", "elicited": [0, 0, 0, 0, 0, 0]}"#,
+        ),
+    ] {
+        let metric = metric_file(name, text);
+        let err = rank_refused(&[
+            "--metric".as_ref(),
+            metric.as_os_str(),
+            "--predictions".as_ref(),
+            csv.as_os_str(),
+        ]);
+        assert!(
+            err.contains("--metric") && err.contains(name) && err.contains("ranks nothing"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn rank_messages_name_the_file_option_row_and_value() {
+    let csv = tmp("meant-pool.csv");
+    predictions_csv(&csv, 2, 20, 3);
+    let metric = binary_lpm();
+    let run = |metric: &Path, predictions: &Path, extra: &[&str]| -> String {
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "--metric".as_ref(),
+            metric.as_os_str(),
+            "--predictions".as_ref(),
+            predictions.as_os_str(),
+        ];
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
+        rank_refused(&args)
+    };
+    // A predictions-file problem names the predictions file and its line,
+    // not a spec field.
+    let short_row = tmp("meant-short-row.csv");
+    std::fs::write(&short_row, "c0,c1,label\n1,0,1\n0,0\n").unwrap();
+    let err = run(&metric, &short_row, &[]);
+    assert!(
+        err.contains("--predictions") && err.contains("meant-short-row.csv:3"),
+        "{err}"
+    );
+    assert!(!err.contains("population"), "{err}");
+    // A bad --truth file names --truth (and the file).
+    let bad_truth = metric_file(
+        "meant-bad-truth.json",
+        r#"{"procedure": "binary-lpm", "elicited": {"m11": "x", "m00": 0.8}}"#,
+    );
+    let err = run(&metric, &csv, &["--truth", bad_truth.to_str().unwrap()]);
+    assert!(
+        err.contains("--truth") && err.contains("meant-bad-truth.json") && err.contains("m11"),
+        "{err}"
+    );
+    assert!(!err.contains("--metric"), "{err}");
+    // A label outside the metric's classes names the row and the value.
+    let three = tmp("meant-label-3.csv");
+    std::fs::write(&three, "c0,c1,label\n1,0,1\n0,0,0\n1,1,2\n0,1,1\n").unwrap();
+    let err = run(&metric, &three, &[]);
+    assert!(
+        err.contains("meant-label-3.csv:4") && err.contains("label = 2"),
+        "{err}"
+    );
+    // A binary metric against 3-class predictions says so plainly.
+    assert!(err.contains("k = 2 classes"), "{err}");
+    let predictions3 = tmp("meant-k3.csv");
+    predictions_csv(&predictions3, 3, 30, 3);
+    let err = run(&metric, &predictions3, &[]);
+    assert!(
+        err.contains("meant-k3.csv:")
+            && err.contains(" = 2 is not a class")
+            && err.contains("k = 2 classes"),
+        "{err}"
+    );
+    // A fair metric without --group says that --group is required.
+    let fair = metric_file(
+        "meant-fair.json",
+        r#"{"procedure": "fpme", "elicited": {"a": [0.6, 0.8], "B": [[0.5, 0.5]], "lambda": 0.3}}"#,
+    );
+    let err = run(&fair, &csv, &[]);
+    assert!(err.contains("--group is required"), "{err}");
+}
+
+#[test]
+fn rank_text_shows_only_the_statistic_the_metric_reads() {
+    let csv = tmp("meant-text.csv");
+    predictions_csv(&csv, 3, 60, 4);
+    let text = |metric: &Path| -> String {
+        let out = rank_cli(&[
+            "--metric".as_ref(),
+            metric.as_os_str(),
+            "--predictions".as_ref(),
+            csv.as_os_str(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    // The entries in brackets on each ranked line.
+    let entries = |text: &str| -> Vec<usize> {
+        text.lines()
+            .filter(|l| {
+                l.trim_start()
+                    .split_once(". ")
+                    .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
+            })
+            .map(|l| {
+                let inside = &l[l.rfind('[').unwrap() + 1..l.rfind(']').unwrap()];
+                inside.split(", ").count()
+            })
+            .collect()
+    };
+    // A diagonal linear metric reads P(Y = i, h = i): three joint
+    // confusions per line, and the header says so.
+    let dlpm = metric_file(
+        "meant-text-dlpm.json",
+        r#"{"procedure": "dlpm", "elicited": [0.5, 0.3, 0.2]}"#,
+    );
+    let t = text(&dlpm);
+    assert!(t.contains("P(Y = i, h = i)"), "{t}");
+    assert!(
+        !t.contains("P(h = j | Y = i)") && !t.contains("P(h = i | Y = i)"),
+        "{t}"
+    );
+    assert_eq!(entries(&t), vec![3; 4], "{t}");
+    // An off-diagonal one: six joint confusions P(Y = i, h = j).
+    let lpme = metric_file(
+        "meant-text-lpme.json",
+        r#"{"procedure": "lpme", "elicited": [-0.3, 0.1, -0.5, 0.2, -0.7, -0.1]}"#,
+    );
+    let t = text(&lpme);
+    assert!(t.contains("P(Y = i, h = j)") && !t.contains('|'), "{t}");
+    assert_eq!(entries(&t), vec![6; 4], "{t}");
+    // QPME reads the rates on the diagonal, P(h = i | Y = i): three each.
+    let qpme = metric_file(
+        "meant-text-qpme.json",
+        r#"{"procedure": "qpme", "elicited": {"a": [0.5, 0.3, 0.2], "B": [[0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.1]]}}"#,
+    );
+    let t = text(&qpme);
+    assert!(
+        t.contains("P(h = i | Y = i)") && !t.contains("P(Y = i"),
+        "{t}"
+    );
+    assert_eq!(entries(&t), vec![3; 4], "{t}");
+}
+
+#[test]
+fn the_readme_quick_start_ranks_the_shipped_predictions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let predictions = root.join("examples/predictions/vehicle.csv");
+    assert!(
+        readme.contains("rank --metric m.json --predictions examples/predictions/vehicle.csv"),
+        "the README's quick start ranks the shipped predictions"
+    );
+    // data → elicit: the README's spec, run from the repository's root.
+    let result = elicit()
+        .current_dir(&root)
+        .args(["run", "examples/specs/dlpm-dataset.toml"])
+        .output()
+        .unwrap();
+    json(&result);
+    let metric = tmp("quick-start-m.json");
+    std::fs::write(&metric, &result.stdout).unwrap();
+    // elicit → rank.
+    let out = rank_cli(&[
+        "--metric".as_ref(),
+        metric.as_os_str(),
+        "--predictions".as_ref(),
+        predictions.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    let names = ranked_names(&out);
+    let header = std::fs::read_to_string(&predictions).unwrap();
+    let columns: Vec<&str> = header.lines().next().unwrap().split(',').collect();
+    assert_eq!(names.len(), columns.len() - 1, "every column but the label");
+    assert!(names
+        .iter()
+        .all(|n| columns.contains(&n.as_str()) && n != "label"));
+}
