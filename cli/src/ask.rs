@@ -11,9 +11,9 @@ use std::io::{BufRead, Write};
 pub struct Terminal;
 
 impl Person for Terminal {
-    fn ask(&mut self, q: &Question<'_>) -> Result<Option<Preference>, Error> {
+    fn ask(&mut self, q: &Question) -> Result<Option<Preference>, Error> {
         let mut err = std::io::stderr().lock();
-        let (a, b) = (q.first, q.second);
+        let (a, b) = (&q.first, &q.second);
         let width = a
             .rows
             .iter()

@@ -3,8 +3,7 @@
 
 use super::adapter::Family;
 use super::adapters::{binary, cost_reward, fair, lpme, multiclass, quadratic};
-use super::interview::{conduct_family, ConductBox};
-use super::session::{run_family, Finished, Mode};
+use super::session::{conduct_family, run_family, ConductBox, Finished, Mode};
 use super::spec::Spec;
 use crate::error::{Error, Result};
 
@@ -17,7 +16,7 @@ pub struct Entry {
     /// Runs it at the spec's precision.
     pub run: fn(&Spec, Mode<'_>) -> Result<Finished>,
     /// Builds it at the spec's precision for an interview, one answer at a
-    /// time ([`super::interview::Interview`]).
+    /// time ([`crate::driver::interview::Interview`]).
     pub conduct: fn(&Spec) -> Result<Box<dyn ConductBox>>,
 }
 

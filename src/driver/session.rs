@@ -16,7 +16,7 @@
 //! canonical JSON, the folder it was read from, and the SHA-256 of every
 //! data file it reads (paths relative to the spec); then one line per query
 //! with both points (lossless), the answer and the noise-band flag, flushed
-//! as it is answered. [`replay`] refuses a transcript whose header was
+//! as it is answered. [`crate::driver::replay`] refuses a transcript whose header was
 //! edited, whose data files changed, that does not match the queries asked,
 //! or that has answers left over; a resumed `ask` refuses a transcript
 //! recorded for another spec or other data, and drops a half-written last
@@ -41,19 +41,6 @@ use std::path::{Path, PathBuf};
 /// The version written in transcript headers.
 pub const TRANSCRIPT_VERSION: u64 = 2;
 
-/// A question put to a person: the two classifiers and where the person is.
-#[derive(Debug, Clone)]
-pub struct Question<'a> {
-    /// 1-based number of the question, counting earlier sessions' answers.
-    pub number: usize,
-    /// About how many questions the whole elicitation takes.
-    pub expected: Option<usize>,
-    /// Classifier A.
-    pub first: &'a View,
-    /// Classifier B.
-    pub second: &'a View,
-}
-
 /// The person answering in `ask` (a terminal, a test script).
 pub trait Person {
     /// Shows `question` and returns the answer, or `None` when the person
@@ -61,7 +48,7 @@ pub trait Person {
     ///
     /// # Errors
     /// An I/O failure of the terminal.
-    fn ask(&mut self, question: &Question<'_>) -> Result<Option<Preference>>;
+    fn ask(&mut self, question: &Question) -> Result<Option<Preference>>;
 
     /// Shows a one-line notice (resuming, a dropped half-written line).
     fn notice(&mut self, message: &str);
@@ -82,7 +69,7 @@ pub enum Mode<'a> {
         /// Who answers.
         person: &'a mut dyn Person,
     },
-    /// Answers from these records (see [`replay`]).
+    /// Answers from these records (see [`crate::driver::replay`]).
     Replay {
         /// The recorded answers.
         records: Vec<Record>,
@@ -148,12 +135,13 @@ struct PersonOracle<'a, 'p, T: Scalar, P: Adapter<T>> {
 impl<T: Scalar, P: Adapter<T>> Oracle<Point<T, P>> for PersonOracle<'_, '_, T, P> {
     fn compare(&mut self, x: &Point<T, P>, y: &Point<T, P>) -> Result<Answer> {
         self.number += 1;
-        let (first, second) = (self.procedure.view(x), self.procedure.view(y));
         let question = Question {
             number: self.number,
             expected: self.expected,
-            first: &first,
-            second: &second,
+            first: self.procedure.view(x),
+            second: self.procedure.view(y),
+            first_point: x.coords(),
+            second_point: y.coords(),
         };
         match self.person.ask(&question)? {
             Some(preference) => Ok(Answer::plain(preference)),
@@ -708,4 +696,190 @@ pub(crate) fn assemble<T: Scalar, P: Adapter<T>, O>(
         out.insert(k, v);
     }
     Value::Object(out)
+}
+
+// ---- one answer at a time (driver::interview) ---------------------------------
+
+/// A question put to a person: where the person is, and the two
+/// classifiers as they are shown and as the algorithm asked them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    /// 1-based number of the question, counting earlier sessions' answers.
+    pub number: usize,
+    /// About how many questions the whole elicitation takes (an estimate:
+    /// show at least `number`).
+    pub expected: Option<usize>,
+    /// Classifier A (the algorithm's first point), shown.
+    pub first: View,
+    /// Classifier B (the algorithm's second point), shown.
+    pub second: View,
+    /// A's coordinates, lossless ([`QueryPoint::coords`]).
+    pub first_point: Vec<String>,
+    /// B's coordinates, lossless.
+    pub second_point: Vec<String>,
+}
+
+/// What comes next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// A question to answer.
+    Question(Question),
+    /// The elicitation is over: its result, the JSON object of `elicit run`.
+    Done(Value),
+}
+
+/// A procedure built at its precision, type-erased: it runs against a
+/// list of answers and stops at the first question beyond them.
+trait Conduct: Send {
+    fn step(&self, spec: &Spec, answers: &[Record]) -> Result<Step>;
+}
+
+impl<T: Scalar, P: Adapter<T>> Conduct for Prepared<T, P>
+where
+    Point<T, P>: QueryPoint,
+{
+    fn step(&self, spec: &Spec, answers: &[Record]) -> Result<Step> {
+        let mut oracle = Answers {
+            procedure: &self.procedure,
+            _t: std::marker::PhantomData,
+            answers,
+            next: 0,
+            expected: self.expected,
+            pending: None,
+        };
+        let mut counted = Counted::new(&mut oracle);
+        if let Some(budget) = spec.budget {
+            counted = counted.with_budget(budget)?;
+        }
+        let outcome = self.procedure.algorithm().elicit(&mut counted);
+        match outcome {
+            Ok(estimate) => {
+                if counted.queries() < answers.len() {
+                    return Err(Error::MalformedTranscript {
+                        line: counted.queries() + 2,
+                        reason: format!(
+                            "the procedure finished after {} answers but {} are recorded",
+                            counted.queries(),
+                            answers.len()
+                        ),
+                    });
+                }
+                let report = self.report(&estimate);
+                Ok(Step::Done(assemble::<T, P, _>(
+                    spec,
+                    self.strategy,
+                    &counted,
+                    report,
+                )))
+            }
+            Err(e) if matches!(e.root_cause(), Error::OracleStopped { .. }) => {
+                drop(counted);
+                oracle.pending.take().map(Step::Question).ok_or(e)
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// The oracle of a step: answers from the recorded list (checking that the
+/// algorithm asks the recorded pair), then stops at the next question,
+/// keeping it.
+struct Answers<'a, T: Scalar, P: Adapter<T>> {
+    procedure: &'a P,
+    _t: std::marker::PhantomData<T>,
+    answers: &'a [Record],
+    next: usize,
+    expected: Option<usize>,
+    pending: Option<Question>,
+}
+
+impl<T: Scalar, P: Adapter<T>> Oracle<Point<T, P>> for Answers<'_, T, P>
+where
+    Point<T, P>: QueryPoint,
+{
+    fn compare(&mut self, x: &Point<T, P>, y: &Point<T, P>) -> Result<Answer> {
+        let (first, second) = (x.coords(), y.coords());
+        if let Some(record) = self.answers.get(self.next) {
+            if record.first != first || record.second != second {
+                return Err(Error::TranscriptMismatch {
+                    index: self.next,
+                    recorded: format!("({:?}, {:?})", record.first, record.second),
+                    asked: format!("({first:?}, {second:?})"),
+                });
+            }
+            self.next += 1;
+            return Ok(Answer::plain(record.answer));
+        }
+        let number = self.next + 1;
+        self.pending = Some(Question {
+            number,
+            expected: self.expected,
+            first: self.procedure.view(x),
+            second: self.procedure.view(y),
+            first_point: first,
+            second_point: second,
+        });
+        Err(Error::OracleStopped {
+            reason: "waiting for the person's answer".into(),
+        })
+    }
+}
+
+/// Builds the type-erased procedure of a family at the spec's precision.
+///
+/// # Errors
+/// As [`prepare`].
+pub(crate) fn conduct_family<F: Family>(spec: &Spec) -> Result<Box<dyn ConductBox>> {
+    match crate::scalar::precision_bits(&spec.precision, "precision")? {
+        None => Ok(Box::new(Erased(Box::new(prepare::<f64, F::At<f64>>(
+            spec, false,
+        )?)))),
+        Some(bits) => conduct_mpfr::<F>(spec, bits),
+    }
+}
+
+#[cfg(feature = "mpfr")]
+fn conduct_mpfr<F: Family>(spec: &Spec, bits: u32) -> Result<Box<dyn ConductBox>> {
+    use crate::scalar::Mpfr;
+    fn at<T: Scalar, P: Adapter<T> + 'static>(spec: &Spec) -> Result<Box<dyn ConductBox>>
+    where
+        Point<T, P>: QueryPoint,
+    {
+        Ok(Box::new(Erased(Box::new(prepare::<T, P>(spec, false)?))))
+    }
+    match bits {
+        64 => at::<Mpfr<64>, F::At<Mpfr<64>>>(spec),
+        128 => at::<Mpfr<128>, F::At<Mpfr<128>>>(spec),
+        256 => at::<Mpfr<256>, F::At<Mpfr<256>>>(spec),
+        512 => at::<Mpfr<512>, F::At<Mpfr<512>>>(spec),
+        _ => at::<Mpfr<1024>, F::At<Mpfr<1024>>>(spec),
+    }
+}
+
+#[cfg(not(feature = "mpfr"))]
+#[allow(clippy::extra_unused_type_parameters)] // the same signature as with the feature
+fn conduct_mpfr<F: Family>(_: &Spec, bits: u32) -> Result<Box<dyn ConductBox>> {
+    Err(Error::invalid(
+        "precision",
+        format!("mpfr:{bits} needs a build with the MPFR feature: cargo run --release --features mpfr -- ..."),
+    ))
+}
+
+/// A procedure built at its precision, behind a box (the registry's
+/// handle on it).
+pub trait ConductBox: Send {
+    /// Runs against `answers`; see [`Interview`].
+    ///
+    /// # Errors
+    /// The procedure's errors; [`Error::TranscriptMismatch`] when the
+    /// answers do not fit the questions.
+    fn step(&self, spec: &Spec, answers: &[Record]) -> Result<Step>;
+}
+
+struct Erased(Box<dyn Conduct>);
+
+impl ConductBox for Erased {
+    fn step(&self, spec: &Spec, answers: &[Record]) -> Result<Step> {
+        self.0.step(spec, answers)
+    }
 }

@@ -377,8 +377,8 @@ fn unit(v: Vec<f64>) -> Vec<f64> {
 }
 
 /// A random 001 Def. 1 fair metric (the distribution 001 leaves open; the
-/// one of `shared/notes/001-fair.md` §9): a = unit(U[0,1]^q); b^{uv} =
-/// U[0,1]^q scaled by a U[0,1] mass per pair, then Σ‖b^{uv}‖₂ = 1;
+/// one of `shared/notes/001-fair.md` §9): a = unit(U\[0,1\]^q); b^{uv} =
+/// U\[0,1\]^q scaled by a U\[0,1\] mass per pair, then Σ‖b^{uv}‖₂ = 1;
 /// λ ~ U[0.1, 0.9].
 pub fn random_fair(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Metric {
     let q = k * k - k;
@@ -409,7 +409,7 @@ pub fn random_fair(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Metric {
 }
 
 /// A random 000 Def. 4 fair quadratic metric (the distribution 000 leaves
-/// open): a = unit(U[0,1]^k); B^{uv} = GGᵀ with G ~ U[0,1]^{k×k} (PSD),
+/// open): a = unit(U\[0,1\]^k); B^{uv} = GGᵀ with G ~ U\[0,1\]^{k×k} (PSD),
 /// scaled so that ½Σ‖B^{uv}‖_F = 1; λ ~ U[0.1, 0.9].
 pub fn random_fair_quadratic(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Metric {
     let a = unit((0..k).map(|_| rng.random::<f64>()).collect());
@@ -444,7 +444,7 @@ pub fn random_fair_quadratic(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Metric
 }
 
 /// Random weights in the same order as `truth`'s ("w-acc." of 001 Table 2):
-/// sorted U[0,1] draws assigned by the rank of each true weight, then
+/// sorted U\[0,1\] draws assigned by the rank of each true weight, then
 /// scaled to the truth's ℓ2 norm.
 fn weighted_like(truth: &[f64], rng: &mut ChaCha8Rng) -> Vec<f64> {
     let mut draws: Vec<f64> = truth.iter().map(|_| rng.random()).collect();
@@ -799,7 +799,7 @@ fn fair_quadratic(truth: &Metric, rates: Rates) -> Result<Option<FairQuadraticMe
     FairQuadraticMetric::new(DVector::from_vec(a.clone()), b, *lambda, rates).map(Some)
 }
 
-/// Fair QPME (000 Alg. 4, the paper setting of [`super::quadratic::fair_paper`]) with a
+/// Fair QPME (000 Alg. 4, the paper setting of `super::quadratic::fair_paper`) with a
 /// simulated oracle of a 000 Def. 4 truth in diagonal rates, on the data
 /// set's query sphere (k = 2) with its τ; `None` for another kind of truth.
 ///
