@@ -868,7 +868,7 @@ fn conduct_mpfr<F: Family>(_: &Spec, bits: u32) -> Result<Box<dyn ConductBox>> {
 /// A procedure built at its precision, behind a box (the registry's
 /// handle on it).
 pub trait ConductBox: Send {
-    /// Runs against `answers`; see [`Interview`].
+    /// Runs against `answers`; see [`Interview`](crate::driver::interview::Interview).
     ///
     /// # Errors
     /// The procedure's errors; [`Error::TranscriptMismatch`] when the
