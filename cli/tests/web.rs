@@ -268,7 +268,16 @@ fn refused_requests_change_nothing() {
     );
     let json_type = ("Content-Type", "application/json");
     let evil_host = format!("evil.example:{port}");
-    let cases: Vec<(&str, u16, String, String, Vec<(&str, &str)>, Option<&[u8]>)> = vec![
+    // (what, status expected, method, path, headers, body)
+    type Case<'a> = (
+        &'a str,
+        u16,
+        String,
+        String,
+        Vec<(&'a str, &'a str)>,
+        Option<&'a [u8]>,
+    );
+    let cases: Vec<Case> = vec![
         (
             "no token",
             404,
@@ -586,6 +595,24 @@ fn fair_person(r: &[f64]) -> f64 {
     -cost
 }
 
+/// The same over three groups and three classes (q = 6 rates per group).
+fn fair3_person(r: &[f64]) -> f64 {
+    let q = 6;
+    let a = [0.1, 0.3, 0.1, 0.2, 0.4, 0.2];
+    let mut cost = 0.0;
+    for g in 0..3 {
+        for i in 0..q {
+            cost += 0.7 * a[i] * r[g * q + i] / 3.0;
+        }
+    }
+    for (u, v) in [(0, 1), (0, 2), (1, 2)] {
+        for i in 0..q {
+            cost += 0.1 * (r[u * q + i] - r[v * q + i]).abs();
+        }
+    }
+    -cost
+}
+
 fn lpme_person(z: &[f64]) -> f64 {
     let w = [1.0, 2.0, 1.0, 3.0, 1.0, 2.0];
     -z.iter().zip(w).map(|(x, w)| x * w).sum::<f64>()
@@ -602,23 +629,36 @@ fn questions_per_procedure_through_the_page() {
     use metric_elicitation::driver::present;
     use metric_elicitation::driver::spec::Spec;
     use metric_elicitation::oracle::Preference;
-    let cases: [(&str, &str, Utility); 5] = [
+    let cases: [(&str, &str, Utility); 6] = [
         ("binary-lpm", "binary-lpm-ask.toml", binary_person),
         ("dlpm", "dlpm-ask.toml", dlpm_person),
         ("qpme", "qpme-ask.toml", qpme_person),
         ("fpme (2 groups, 2 classes)", "fpme-ask.toml", fair_person),
+        (
+            "fpme (3 groups, 3 classes, ε = 0.001)",
+            "fpme.toml",
+            fair3_person,
+        ),
         ("lpme on wine (dataset)", "lpme-dataset.toml", lpme_person),
     ];
     let mut table = String::from(
-        "| procedure | spec | before: questions | before: identical-looking | page: shown (of about) | page: answered for the person | page: identical-looking | checks agree |\n|---|---|---|---|---|---|---|---|\n",
+        "| procedure | spec | before: questions | before: identical-looking | page: questions shown | page: answered for the person (invisible) | page: identical-looking | check answers the metric agrees with |\n|---|---|---|---|---|---|---|---|\n",
     );
     for (name, file, u) in cases {
-        let mut text = std::fs::read_to_string(specs().join(file)).unwrap();
-        if let Some(cut) = text.find("\n[oracle]") {
-            let tail = text[cut + 1..].find("\n[").map(|i| cut + 1 + i);
-            let rest = tail.map(|i| text[i..].to_string()).unwrap_or_default();
-            text = format!("{}\n[oracle]\nkind = \"person\"\n{rest}", &text[..cut]);
+        // The spec with its [oracle] (and [oracle.metric]) replaced by a person.
+        let original = std::fs::read_to_string(specs().join(file)).unwrap();
+        let mut text = String::new();
+        let mut skipping = false;
+        for line in original.lines() {
+            if line.starts_with('[') {
+                skipping = line.starts_with("[oracle");
+            }
+            if !skipping {
+                text.push_str(line);
+                text.push('\n');
+            }
         }
+        text.push_str("[oracle]\nkind = \"person\"\n");
         let spec_path = specs().join(format!(".counts-{}.toml", file.trim_end_matches(".toml")));
         std::fs::write(&spec_path, &text).unwrap();
         // Before: every pair asked.
@@ -670,7 +710,9 @@ fn questions_per_procedure_through_the_page() {
         );
         assert_eq!(replay(&transcript), result, "{name}");
         table.push_str(&format!(
-            "| {name} | `{file}` | {before} | {before_identical} | {shown} (about {first} at the start) | {} | {identical} | {} of {} |\n",
+            "| {name} | `{file}` | {before} | {before_identical} | {} + {} checks (about {first} at the start) | {} | {identical} | {} of {} |\n",
+            result["person"]["questions"],
+            shown - result["person"]["questions"].as_u64().unwrap() as usize,
             result["person"]["answered_for_the_person"],
             result["checks"]["agree"],
             result["checks"]["agree"].as_u64().unwrap() + result["checks"]["disagree"].as_u64().unwrap(),

@@ -155,7 +155,7 @@ function drawPicture(p) {
     add("circle", { cx: sx(p.best[0]), cy: sy(p.best[1]), r: 5, fill: "#2e7d32" });
     add("text", { x: W / 2, y: H - 8, "text-anchor": "middle", "font-size": 12 }, p.x);
     add("text", { x: 12, y: H / 2, "text-anchor": "middle", "font-size": 12, transform: `rotate(-90 12 ${H / 2})` }, p.y);
-    add("text", { x: sx(p.best[0]) + 8, y: sy(p.best[1]) - 8, "font-size": 12 }, "your best classifier");
+    add("text", { x: sx(p.best[0]) - 8, y: sy(p.best[1]) - 8, "font-size": 12, "text-anchor": "end" }, "your best classifier");
     box.append(svg);
     box.append(el("p", { class: "formula" }, "Shaded: the classifiers this data allows. Dashed: classifiers you value equally (lines of equal value)."));
   } else if (p.kind === "weights" || p.kind === "fair") {
@@ -177,9 +177,9 @@ function renderResult(r) {
   $("progress").textContent = "Done: every question is answered.";
   $("sentence").textContent = r.sentence || r.in_words;
   $("formula").textContent = r.in_words;
-  const und = r.undetermined && r.undetermined.length ? r.undetermined : ["Nothing beyond the procedure's tolerance."];
+  const und = (r.undetermined || []).concat((r.warnings || []).map((w) => w.message));
+  if (und.length === 0) und.push("Nothing beyond the procedure's tolerance.");
   $("undetermined").replaceChildren(...und.map((u) => el("li", {}, u)));
-  for (const w of r.warnings || []) $("undetermined").append(el("li", {}, w.message));
   const c = r.checks;
   if (c && c.asked > 0) {
     const judged = c.agree + c.disagree;

@@ -206,6 +206,10 @@ pub fn sphere<T: Scalar>(
     sphere_with_priors(spec, procedure).map(|(s, k, _)| (s, k))
 }
 
+/// A query sphere, its k when its coordinates are off-diagonal confusions,
+/// and then the class priors.
+pub type SphereParts<T> = (Sphere<T>, Option<usize>, Option<Vec<T>>);
+
 /// As [`sphere`], with the class priors when the coordinates are a k-class
 /// population's off-diagonal confusions (for showing them to a person).
 ///
@@ -214,7 +218,7 @@ pub fn sphere<T: Scalar>(
 pub fn sphere_with_priors<T: Scalar>(
     spec: &PopulationSpec,
     procedure: &str,
-) -> Result<(Sphere<T>, Option<usize>, Option<Vec<T>>)> {
+) -> Result<SphereParts<T>> {
     match spec {
         PopulationSpec::Sphere { center, radius } => {
             let center: Vec<T> = center

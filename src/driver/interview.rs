@@ -88,6 +88,8 @@ pub struct Question {
 }
 
 /// What comes next.
+// A step is made once per answer, not in a loop: the question is not boxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
     /// A question to answer.
@@ -308,6 +310,9 @@ fn explained<Q, M: crate::oracle::Metric<Q>>(
     (agree, judged)
 }
 
+/// The two points of a question.
+type Pair<T, P> = (Point<T, P>, Point<T, P>);
+
 /// Up to `count` check pairs: random pairs of classifiers shown in
 /// different questions, that a person can tell apart and was not asked;
 /// drawn from the spec's seed, so that a resumed interview and a replay
@@ -316,7 +321,7 @@ fn plan_checks<T: Scalar, P: Adapter<T>>(
     prepared: &Prepared<T, P>,
     spec: &Spec,
     names: &Names,
-    asked: &[(Point<T, P>, Point<T, P>)],
+    asked: &[Pair<T, P>],
     metric: Option<&P::Truth>,
     count: usize,
 ) -> Vec<CheckPair>
@@ -388,7 +393,7 @@ struct Answers<'a, T: Scalar, P: Adapter<T>> {
     names: Option<&'a Names>,
     min_difference: Option<f64>,
     autos: Vec<Record>,
-    asked: Vec<(Point<T, P>, Point<T, P>)>,
+    asked: Vec<Pair<T, P>>,
 }
 
 impl<T: Scalar, P: Adapter<T>> Oracle<Point<T, P>> for Answers<'_, T, P>
@@ -959,6 +964,7 @@ impl Interview {
     /// # Errors
     /// The procedure's errors (an exhausted budget among them); [`Error::Io`]
     /// when an answer given for the person cannot be recorded.
+    #[allow(clippy::should_implement_trait)] // a fallible step, not an iterator
     pub fn next(&mut self) -> Result<Step> {
         let conducted = self.conduct()?;
         for record in &conducted.autos {

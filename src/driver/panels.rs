@@ -25,8 +25,10 @@ pub fn class_sizes(names: &Names, priors: &[f64]) -> Vec<String> {
     )]
 }
 
-fn task_line(names: &Names) -> Vec<String> {
-    names.task.iter().cloned().collect()
+/// The task's description is shown once, above the questions (not in
+/// each panel's context).
+fn task_line(_names: &Names) -> Vec<String> {
+    Vec::new()
 }
 
 /// A binary classifier: TP and TN (joint probabilities) with ζ = P(Y = 1):

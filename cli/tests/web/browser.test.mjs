@@ -33,11 +33,14 @@ const work = mkdtempSync(join(tmpdir(), "elicit-browser-"));
 
 assert.ok(existsSync(elicit), `no elicit binary at ${elicit} (build it, or set ELICIT)`);
 
-const browser = await chromium.launch({
+// A fresh profile per run (Playwright passes it as --user-data-dir).
+const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "chromium-profile-")), {
   executablePath,
   headless: true,
+  viewport: { width: 1150, height: 900 },
+  timeout: 60_000,
+  // headless: true passes --headless itself; the rest keep it off the network.
   args: [
-    "--headless",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
@@ -45,9 +48,9 @@ const browser = await chromium.launch({
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    `--user-data-dir=${mkdtempSync(join(tmpdir(), "chromium-profile-"))}`,
   ],
 });
+browser.setDefaultTimeout(30_000);
 after(async () => {
   await browser.close();
 });
@@ -64,6 +67,15 @@ function serve(spec, transcript, checks = 3) {
     lines.once("line", (line) => resolveUrl({ child, url: line.trim() }));
     child.once("exit", (code) => reject(new Error(`elicit exited ${code}: ${stderr}`)));
   });
+}
+
+// Poll every 20 ms (requestAnimationFrame, the default, is throttled in a
+// headless page).
+const POLL = { polling: 20 };
+
+// Resolves when the child has exited (at once if it already has).
+function exited(child) {
+  return new Promise((done) => (child.exitCode !== null || child.signalCode !== null ? done() : child.once("exit", () => done())));
 }
 
 function killed(child) {
@@ -108,7 +120,12 @@ const people = {
 };
 
 async function current(page) {
-  await page.waitForFunction(() => ["question", "check", "result", "stopped"].includes(document.body.dataset.state) && !document.querySelector("#prefer-a").disabled || document.body.dataset.state === "result");
+  if (process.env.TRACE) console.log("current", await page.evaluate(() => document.body.dataset.state + " " + document.body.dataset.number));
+  await page.waitForFunction(
+    () => document.body.dataset.state === "result" || (["question", "check"].includes(document.body.dataset.state) && !document.querySelector("#prefer-a").disabled),
+    undefined,
+    POLL,
+  );
   return page.evaluate(() => ({ state: document.body.dataset.state, number: document.body.dataset.number }));
 }
 
@@ -121,7 +138,7 @@ async function choose(page, person) {
 async function click(page, selector) {
   const before = await page.evaluate(() => document.body.dataset.number + document.body.dataset.state);
   await page.click(selector);
-  await page.waitForFunction((b) => document.body.dataset.number + document.body.dataset.state !== b && !document.querySelector("#prefer-a").disabled, before);
+  await page.waitForFunction((b) => document.body.dataset.number + document.body.dataset.state !== b && !document.querySelector("#prefer-a").disabled, before, POLL);
 }
 
 // Answers until the result page; returns the number of questions answered.
@@ -149,7 +166,7 @@ test("binary: a tie, an undo, a double click, a reload and a killed server", asy
   const transcript = join(work, "binary.jsonl");
   let { child, url } = await serve(spec, transcript);
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/$/);
-  const page = await browser.newPage({ viewport: { width: 1150, height: 900 } });
+  const page = await browser.newPage();
   await page.goto(url);
   await current(page);
   assert.match(await page.textContent("#task"), /biopsy/);
@@ -165,13 +182,13 @@ test("binary: a tie, an undo, a double click, a reload and a killed server", asy
   const before = lines(transcript);
   const target = await choose(page, people.binary);
   await page.dblclick(target);
-  await page.waitForFunction(() => document.body.dataset.number === "3" && !document.querySelector("#prefer-a").disabled);
+  await page.waitForFunction(() => document.body.dataset.number === "3" && !document.querySelector("#prefer-a").disabled, undefined, POLL);
   assert.equal(lines(transcript), before + 1, "a double click answered once");
   // Question 3 answered, then undone with the keyboard, then answered again.
   await click(page, await choose(page, people.binary));
   assert.equal((await current(page)).number, "4");
   await page.keyboard.press("u");
-  await page.waitForFunction(() => document.body.dataset.number === "3");
+  await page.waitForFunction(() => document.body.dataset.number === "3", undefined, POLL);
   assert.equal(lines(transcript), 3);
   await click(page, await choose(page, people.binary));
   // A reload shows the same question.
@@ -197,7 +214,7 @@ test("binary: a tie, an undo, a double click, a reload and a killed server", asy
   assert.deepEqual(download, result);
   assert.ok(result.person.cant_tell >= 1);
   await page.click("#quit-result");
-  await new Promise((done) => child.once("exit", done));
+  await exited(child);
   await page.close();
 });
 
@@ -205,7 +222,7 @@ test("dlpm: three named classes", async () => {
   const spec = join(specs, "dlpm-ask.toml");
   const transcript = join(work, "dlpm.jsonl");
   const { child, url } = await serve(spec, transcript);
-  const page = await browser.newPage({ viewport: { width: 1150, height: 900 } });
+  const page = await browser.newPage();
   await page.goto(url);
   await current(page);
   assert.match(await page.textContent("#numbers-a"), /bug report/);
@@ -216,7 +233,7 @@ test("dlpm: three named classes", async () => {
   await page.screenshot({ path: join(out, "dlpm-result.png"), fullPage: true });
   assert.deepEqual(replay(transcript), result);
   await page.click("#quit-result");
-  await new Promise((done) => child.once("exit", done));
+  await exited(child);
   await page.close();
 });
 
@@ -224,7 +241,7 @@ test("fair: two named groups", async () => {
   const spec = join(specs, "fpme-ask.toml");
   const transcript = join(work, "fair.jsonl");
   let { child, url } = await serve(spec, transcript);
-  const page = await browser.newPage({ viewport: { width: 1150, height: 900 } });
+  const page = await browser.newPage();
   await page.goto(url);
   await current(page);
   assert.match(await page.textContent("#numbers-a"), /women: labelled correctly/);
@@ -242,6 +259,6 @@ test("fair: two named groups", async () => {
   await page.screenshot({ path: join(out, "fair-result.png"), fullPage: true });
   assert.deepEqual(replay(transcript), result);
   await page.click("#quit-result");
-  await new Promise((done) => child.once("exit", done));
+  await exited(child);
   await page.close();
 });

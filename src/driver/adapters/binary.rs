@@ -446,7 +446,7 @@ fn lfpm_summary<T: Scalar, P: crate::population::BinaryPopulation<T> + ?Sized>(
     let (tp, tn) = (f(&c.tp), f(&c.tn));
     let num = f(&m.p11) * tp + f(&m.p00) * tn;
     let den = f(&m.q11) * tp + f(&m.q00) * tn + f(&m.q0);
-    if !(den.abs() > 0.0) {
+    if den == 0.0 || !den.is_finite() {
         return None;
     }
     let g_tp = (f(&m.p11) * den - num * f(&m.q11)) / (den * den);

@@ -348,10 +348,10 @@ impl<T: Scalar> Adapter<T> for FpmeAdapter<T> {
     }
 }
 
-/// The name of off-diagonal rate `idx` of k classes: "labelling a X case Y".
+/// The name of off-diagonal rate `idx` of k classes: "a X case labelled Y".
 pub(crate) fn mistake_name(names: &Names, k: usize, idx: usize) -> String {
     match crate::geometry::groups::rate_entry(k, idx) {
-        Some((i, j)) => format!("labelling a {} case {}", names.class(i), names.class(j)),
+        Some((i, j)) => format!("a {} case labelled {}", names.class(i), names.class(j)),
         None => format!("rate {}", idx + 1),
     }
 }
@@ -412,7 +412,7 @@ pub(crate) fn fair_summary(
             " The unfairness that costs most: {} and {} differing in {}.",
             names.group(u),
             names.group(v),
-            mistake_name(names, k, i).replacen("labelling", "how often they label", 1)
+            mistake_name(names, k, i).replacen("a ", "how often ", 1)
         ));
     }
     Summary {

@@ -156,7 +156,7 @@ impl<T: Scalar> SphereSpace<T> {
             Some(k) => {
                 let (row, col) = (i / (k - 1), i % (k - 1));
                 let col = if col >= row { col + 1 } else { col };
-                format!("labelling a {} case {}", names.class(row), names.class(col))
+                format!("a {} case labelled {}", names.class(row), names.class(col))
             }
             None => format!("coordinate x{}", i + 1),
         };

@@ -252,13 +252,7 @@ fn rate_names(names: &Names, q: usize, rates: Rates) -> Vec<String> {
         Rates::General => {
             let k = rate_classes(q, rates);
             (0..q)
-                .map(|idx| {
-                    super::fair::mistake_name(names, k, idx).replacen(
-                        "labelling",
-                        "one fewer case of",
-                        1,
-                    )
-                })
+                .map(|idx| format!("one fewer {}", super::fair::mistake_name(names, k, idx)))
                 .collect()
         }
     }
