@@ -754,7 +754,7 @@ trait Conduct: Send {
     fn conduct(&self, spec: &Spec, answers: &[Record], options: &StepOptions) -> Result<Conducted>;
 }
 
-/// How a step runs (see [`Options`]).
+/// How a step runs (see [`Options`](crate::driver::interview::Options)).
 #[derive(Debug, Clone, Default)]
 pub struct StepOptions {
     /// Answer "can't tell" for pairs a person cannot tell apart.
@@ -1150,7 +1150,7 @@ fn conduct_mpfr<F: Family>(_: &Spec, bits: u32) -> Result<Box<dyn ConductBox>> {
 /// A built procedure behind a box (the registry's handle on its typed
 /// procedure).
 pub trait ConductBox: Send {
-    /// Runs against `answers`; see [`Interview`].
+    /// Runs against `answers`; see [`Interview`](crate::driver::interview::Interview).
     ///
     /// # Errors
     /// The procedure's errors; [`Error::TranscriptMismatch`] when the
