@@ -4,6 +4,7 @@
 mod ask;
 mod rank;
 mod reproduce;
+mod web;
 
 use clap::{Parser, Subcommand};
 use metric_elicitation::driver;
@@ -63,13 +64,22 @@ enum Command {
         #[arg(long)]
         transcript: Option<PathBuf>,
     },
-    /// Elicit from the person at the terminal; resumes from --transcript if it exists.
+    /// Elicit from the person at the terminal (or in the browser with --web); resumes from --transcript if it exists.
     Ask {
         /// The spec file (its oracle is the person).
         spec: PathBuf,
         /// Record every answer here and resume from it if it exists.
         #[arg(long)]
         transcript: Option<PathBuf>,
+        /// Serve a page on 127.0.0.1 instead of asking at the terminal; prints its address (with a per-session token).
+        #[arg(long)]
+        web: bool,
+        /// The port of --web (default: a free one).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Check questions asked after the elicitation (random pairs of the classifiers shown).
+        #[arg(long, default_value_t = metric_elicitation::driver::interview::DEFAULT_CHECKS)]
+        checks: usize,
     },
     /// Re-run a recorded elicitation from its transcript and print the identical result.
     Replay {
@@ -178,18 +188,30 @@ fn run(command: Command) -> Result<(), Error> {
             driver::run(&Spec::load(&spec)?, Mode::Run { transcript })?,
             &spec,
         ),
-        Command::Ask { spec, transcript } => {
-            let mut person = ask::Terminal;
-            finish(
-                driver::run(
-                    &Spec::load(&spec)?,
-                    Mode::Ask {
+        Command::Ask {
+            spec,
+            transcript,
+            web,
+            port,
+            checks,
+        } => {
+            let loaded = Spec::load(&spec)?;
+            if web {
+                return web::serve(&spec, loaded, transcript, checks, port);
+            }
+            match ask::run(loaded, transcript.as_deref(), checks)? {
+                ask::Ended::Done(value) => finish(Finished::Done(value), &spec),
+                ask::Ended::Stopped {
+                    answered,
+                    transcript,
+                } => finish(
+                    Finished::Stopped {
+                        answered,
                         transcript,
-                        person: &mut person,
                     },
-                )?,
-                &spec,
-            )
+                    &spec,
+                ),
+            }
         }
         Command::Replay { transcript } => print(&driver::replay(&transcript)?),
         Command::Rank {

@@ -346,12 +346,17 @@ fn ask_with_scripted_answers() {
     let v = json(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("classifier A") && err.contains("predicted 1"),
-        "shows the two confusions"
+        err.contains("classifier A") && err.contains("labelled cancer (found)"),
+        "shows the two classifiers in the task's words: {err}"
     );
     assert!(
-        err.contains("\"x\" is not A, B, = or q"),
+        err.contains("\"x\" is not A, B, =, u or q"),
         "bad answers are re-asked: {err}"
+    );
+    assert!(err.contains("Your metric: "), "the sentence: {err}");
+    assert!(
+        v["sentence"].is_string() && v["checks"]["asked"] == 5,
+        "{v}"
     );
     assert!(err.contains("Question 2 of about"), "{err}");
     assert_eq!(v["procedure"], "binary-lpm");
@@ -398,7 +403,7 @@ fn ask_on_a_dataset_shows_real_classifiers() {
     let v = json(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("classifier A") && err.contains("predicted 1"),
+        err.contains("classifier A") && err.contains("labelled class 1 (found)"),
         "{err}"
     );
     assert_eq!(v["procedure"], "binary-lpm");
@@ -469,7 +474,7 @@ fn ask_multiclass_shows_k_class_confusions_and_resumes() {
     assert_eq!(first.status.code(), Some(0), "quit after two answers");
     let err = String::from_utf8_lossy(&first.stderr);
     assert!(
-        err.contains("correct predictions") && err.contains("class 3"),
+        err.contains("labelled correctly") && err.contains("feature request"),
         "{err}"
     );
     let done = ask(&spec, &file, &"B\nA\n".repeat(30));
@@ -478,7 +483,7 @@ fn ask_multiclass_shows_k_class_confusions_and_resumes() {
     assert!(String::from_utf8_lossy(&done.stderr).contains("resuming: 2 answers already recorded"));
     assert_eq!(
         std::fs::read_to_string(&file).unwrap().lines().count() as u64,
-        1 + v["queries"].as_u64().unwrap()
+        1 + v["queries"].as_u64().unwrap() + v["checks"]["asked"].as_u64().unwrap()
     );
 }
 
@@ -495,22 +500,42 @@ fn ask_multiclass_shows_k_class_confusions_and_resumes() {
 #[test]
 fn ask_shows_every_family_what_a_person_judges() {
     let cases: [(&str, &str, &[&str]); 8] = [
-        ("fpme.toml", "fpme", &["error rates per group", "group 2"]),
-        ("qpme-ask.toml", "qpme", &["rates of the classifier"]),
+        (
+            "fpme.toml",
+            "fpme",
+            &["group 1: labelled correctly", "group 2: labelled correctly"],
+        ),
+        (
+            "qpme-ask.toml",
+            "qpme",
+            &["Of each true class: labelled correctly"],
+        ),
         (
             "fair-qpme.toml",
             "fair-qpme",
-            &["in each group", "group 1:"],
+            &["in each group", "group 1: labelled correctly"],
         ),
         ("qpme-tradeoff.toml", "qpme-tradeoff", &["in each group"]),
-        ("cubic.toml", "cubic", &["rates of the classifier"]),
+        (
+            "cubic.toml",
+            "cubic",
+            &["Of each true class: labelled correctly"],
+        ),
         (
             "cost-reward-table1-row1.toml",
             "cost-reward",
-            &["class 2 accuracy:", "% of all cases)", "reward in ["],
+            &["labelled correctly", "Other qualities"],
         ),
-        ("lpm-004", "lpm", &["predicted 1..3"]),
-        ("lpme-004", "lpme", &["predicted 1..3"]),
+        (
+            "lpm-004",
+            "lpm",
+            &["class 1 labelled class 2", "Of 100 cases in all:"],
+        ),
+        (
+            "lpme-004",
+            "lpme",
+            &["class 1 labelled class 2", "Of 100 cases in all:"],
+        ),
     ];
     for (name, procedure, shown) in cases {
         let body = match name {
@@ -544,7 +569,12 @@ fn ask_shows_every_family_what_a_person_judges() {
                 &err[..err.len().min(3000)]
             );
         }
-        let answered = std::fs::read_to_string(&file).unwrap().lines().count() as u64 - 1;
+        let text = std::fs::read_to_string(&file).unwrap();
+        let answered = text
+            .lines()
+            .skip(1)
+            .filter(|l| !l.starts_with("{\"check\""))
+            .count() as u64;
         if stop {
             assert_eq!(out.status.code(), Some(0), "{err}");
             assert!(err.contains("stopped: 3 answers recorded"), "{err}");
@@ -609,16 +639,18 @@ fn ask_killed_mid_session_resumes_without_re_asking() {
         err.contains("resuming: 5 answers already recorded"),
         "{err}"
     );
+    let shown = reference["person"]["questions"].as_u64().unwrap() as usize;
     assert_eq!(
         err.matches("Question").count(),
-        total - 5,
+        shown - 5,
         "nothing answered is asked again"
     );
     assert_eq!(v["elicited"], reference["elicited"]);
     assert_eq!(v["queries"], reference["queries"]);
+    assert_eq!(v["checks"], reference["checks"]);
     assert_eq!(
         std::fs::read_to_string(&file).unwrap().lines().count(),
-        1 + total
+        1 + total + 5
     );
 }
 
@@ -820,7 +852,7 @@ fn ask_never_shows_two_identical_classifiers() {
         String::from_utf8_lossy(&out.stderr)
             .matches("Question")
             .count() as u64,
-        v["queries"].as_u64().unwrap()
+        v["person"]["questions"].as_u64().unwrap()
     );
 }
 

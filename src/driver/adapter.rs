@@ -25,6 +25,7 @@
 //! `src/driver/adapters/` and one line in [`crate::driver::registry`].
 
 use crate::diagnostics::Warning;
+use crate::driver::present::{Names, Panel, Shape, Summary};
 use crate::driver::spec::PopulationSpec;
 use crate::elicit::{Elicitation, Search};
 use crate::error::Result;
@@ -141,6 +142,33 @@ pub trait Adapter<T: Scalar>: Sized + Send + 'static {
 
     /// How a query point is shown to a person.
     fn view(&self, point: &Point<T, Self>) -> View;
+
+    /// How many classes and groups the questions show (for naming them
+    /// from the spec's `[task]`); none by default.
+    fn shape(&self) -> Shape {
+        Shape::default()
+    }
+
+    /// A query point in the task's words ([`Panel`]: counts out of 100 or
+    /// 1000 cases, class and group names); `None` (the default) falls back
+    /// to [`Adapter::view`].
+    fn panel(&self, _point: &Point<T, Self>, _names: &Names) -> Option<Panel> {
+        None
+    }
+
+    /// The elicited metric as a metric over the procedure's points, for
+    /// check questions (its answer on a pair is compared with the
+    /// person's); `None` by default, and when the estimate is not a metric
+    /// of the family.
+    fn elicited_metric(&self, _estimate: &Estimate<T, Self>) -> Option<Self::Truth> {
+        None
+    }
+
+    /// The elicited metric for a person: a sentence in the task's words,
+    /// what the answers left undetermined, a picture; `None` by default.
+    fn summary(&self, _estimate: &Estimate<T, Self>, _names: &Names) -> Option<Summary> {
+        None
+    }
 }
 
 /// A procedure at every precision: `At<T>` is its adapter at `T`. This is
@@ -169,6 +197,11 @@ pub fn exact<T: Scalar>(x: &T) -> Value {
     Value::from(x.encode())
 }
 
+/// Scalars as `f64`s for showing them (rounded; never fed back to an
+/// algorithm).
+pub fn f64s<'a, T: Scalar + 'a>(xs: impl IntoIterator<Item = &'a T>) -> Vec<f64> {
+    xs.into_iter().map(T::to_f64_lossy).collect()
+}
 /// A list of scalars as JSON numbers.
 pub fn lossy_list<'a, T: Scalar + 'a>(xs: impl IntoIterator<Item = &'a T>) -> Value {
     Value::Array(xs.into_iter().map(lossy).collect())

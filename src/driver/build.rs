@@ -203,6 +203,22 @@ pub fn sphere<T: Scalar>(
     spec: &PopulationSpec,
     procedure: &str,
 ) -> Result<(Sphere<T>, Option<usize>)> {
+    sphere_with_priors(spec, procedure).map(|(s, k, _)| (s, k))
+}
+
+/// A query sphere, its k when its coordinates are off-diagonal confusions,
+/// and then the class priors.
+pub type SphereParts<T> = (Sphere<T>, Option<usize>, Option<Vec<T>>);
+
+/// As [`sphere`], with the class priors when the coordinates are a k-class
+/// population's off-diagonal confusions (for showing them to a person).
+///
+/// # Errors
+/// As [`sphere`].
+pub fn sphere_with_priors<T: Scalar>(
+    spec: &PopulationSpec,
+    procedure: &str,
+) -> Result<SphereParts<T>> {
     match spec {
         PopulationSpec::Sphere { center, radius } => {
             let center: Vec<T> = center
@@ -213,7 +229,7 @@ pub fn sphere<T: Scalar>(
             let radius = radius.to_scalar("population.radius")?;
             let sphere = Sphere::new(DVector::from_vec(center), radius)
                 .map_err(|e| Error::invalid("population", e.to_string()))?;
-            Ok((sphere, None))
+            Ok((sphere, None, None))
         }
         #[cfg(feature = "data")]
         PopulationSpec::Dataset { seed, .. } => {
@@ -235,11 +251,15 @@ pub fn sphere<T: Scalar>(
                     ),
                 ));
             }
-            Ok((found.sphere, Some(pop.classes())))
+            Ok((found.sphere, Some(pop.classes()), Some(pop.priors())))
         }
         other => {
             let pop = multiclass::<T>(other, procedure)?;
-            Ok((off_diagonal_sphere(pop.as_ref())?, Some(pop.classes())))
+            Ok((
+                off_diagonal_sphere(pop.as_ref())?,
+                Some(pop.classes()),
+                Some(pop.priors()),
+            ))
         }
     }
 }

@@ -22,200 +22,37 @@
 //! `elicit replay` re-runs it bit for bit; an undo truncates the file's last
 //! line; a process killed at any moment resumes from the file without
 //! losing or repeating an answer.
+//!
+//! # A person answering
+//! [`Interview::start_with`] and [`Options::person`] add what a person
+//! needs beyond the papers' procedures (`elicit ask` and its page use
+//! them; the procedures themselves ask the same questions):
+//! * every question carries both classifiers in the task's words
+//!   ([`crate::driver::present::Panel`]) and a side order (which classifier
+//!   is shown on the left, as A), drawn per question from the spec and
+//!   recorded with the answer, as is the answer's response time;
+//! * a pair whose shown numbers cannot differ by the minimum visible
+//!   difference ([`crate::driver::present::visible`]) is not shown: the
+//!   interview answers "can't tell" for the person and records it with
+//!   `"auto": "invisible"`, so `elicit replay` re-runs the same answers;
+//! * after the elicitation, a few check questions: random pairs of the
+//!   classifiers shown, not asked before, recorded as `{"check": n, …}`
+//!   lines (which `elicit replay` reads beside the answers); the result
+//!   reports the person's agreement with the elicited metric on them;
+//! * the result adds the metric in a sentence (`sentence`), what the
+//!   answers left undetermined, a picture's data, `checks` and `person`
+//!   (questions shown, answered for the person, "can't tell", response
+//!   times). [`replay_person`] computes the same result from the file.
 
-use super::adapter::{Adapter, Family, Point, View};
-use super::session::{assemble, prepare, Prepared};
+use super::present;
+use super::session::swapped;
+pub use super::session::{CheckPair, ConductBox, Conducted, Question, Step, StepOptions};
 use super::spec::{OracleSpec, Spec};
-use crate::elicit::Elicitation;
 use crate::error::{Error, Result};
-use crate::oracle::{Answer, Counted, Oracle, Preference, QueryPoint, Record};
-use crate::scalar::Scalar;
-use serde_json::Value;
+use crate::oracle::{Preference, Record};
+use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// A question put to the person: the two classifiers as they are shown and
-/// as the algorithm asked them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Question {
-    /// 1-based number of the question.
-    pub number: usize,
-    /// About how many questions the whole elicitation takes (at least
-    /// `number`).
-    pub expected: Option<usize>,
-    /// Classifier A (the algorithm's first point), shown.
-    pub first: View,
-    /// Classifier B (the algorithm's second point), shown.
-    pub second: View,
-    /// A's coordinates, lossless ([`QueryPoint::coords`]).
-    pub first_point: Vec<String>,
-    /// B's coordinates, lossless.
-    pub second_point: Vec<String>,
-}
-
-/// What comes next.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Step {
-    /// A question to answer.
-    Question(Question),
-    /// The elicitation is over: its result, the JSON object of `elicit run`.
-    Done(Value),
-}
-
-/// A procedure built at its precision, type-erased: it runs against a
-/// list of answers and stops at the first question beyond them.
-trait Conduct: Send {
-    fn step(&self, spec: &Spec, answers: &[Record]) -> Result<Step>;
-}
-
-impl<T: Scalar, P: Adapter<T>> Conduct for Prepared<T, P>
-where
-    Point<T, P>: QueryPoint,
-{
-    fn step(&self, spec: &Spec, answers: &[Record]) -> Result<Step> {
-        let mut oracle = Answers {
-            procedure: &self.procedure,
-            _t: std::marker::PhantomData,
-            answers,
-            next: 0,
-            expected: self.expected,
-            pending: None,
-        };
-        let mut counted = Counted::new(&mut oracle);
-        if let Some(budget) = spec.budget {
-            counted = counted.with_budget(budget)?;
-        }
-        let outcome = self.procedure.algorithm().elicit(&mut counted);
-        match outcome {
-            Ok(estimate) => {
-                if counted.queries() < answers.len() {
-                    return Err(Error::MalformedTranscript {
-                        line: counted.queries() + 2,
-                        reason: format!(
-                            "the procedure finished after {} answers but {} are recorded",
-                            counted.queries(),
-                            answers.len()
-                        ),
-                    });
-                }
-                let report = self.report(&estimate);
-                Ok(Step::Done(assemble::<T, P, _>(
-                    spec,
-                    self.strategy,
-                    &counted,
-                    report,
-                )))
-            }
-            Err(e) if matches!(e.root_cause(), Error::OracleStopped { .. }) => {
-                drop(counted);
-                oracle.pending.take().map(Step::Question).ok_or(e)
-            }
-            Err(e) => Err(e),
-        }
-    }
-}
-
-/// The oracle of a step: answers from the recorded list (checking that the
-/// algorithm asks the recorded pair), then stops at the next question,
-/// keeping it.
-struct Answers<'a, T: Scalar, P: Adapter<T>> {
-    procedure: &'a P,
-    _t: std::marker::PhantomData<T>,
-    answers: &'a [Record],
-    next: usize,
-    expected: Option<usize>,
-    pending: Option<Question>,
-}
-
-impl<T: Scalar, P: Adapter<T>> Oracle<Point<T, P>> for Answers<'_, T, P>
-where
-    Point<T, P>: QueryPoint,
-{
-    fn compare(&mut self, x: &Point<T, P>, y: &Point<T, P>) -> Result<Answer> {
-        let (first, second) = (x.coords(), y.coords());
-        if let Some(record) = self.answers.get(self.next) {
-            if record.first != first || record.second != second {
-                return Err(Error::TranscriptMismatch {
-                    index: self.next,
-                    recorded: format!("({:?}, {:?})", record.first, record.second),
-                    asked: format!("({first:?}, {second:?})"),
-                });
-            }
-            self.next += 1;
-            return Ok(Answer::plain(record.answer));
-        }
-        let number = self.next + 1;
-        self.pending = Some(Question {
-            number,
-            expected: self.expected.map(|m| m.max(number)),
-            first: self.procedure.view(x),
-            second: self.procedure.view(y),
-            first_point: first,
-            second_point: second,
-        });
-        Err(Error::OracleStopped {
-            reason: "waiting for the person's answer".into(),
-        })
-    }
-}
-
-/// Builds the type-erased procedure of a family at the spec's precision.
-///
-/// # Errors
-/// As [`prepare`].
-pub(crate) fn conduct_family<F: Family>(spec: &Spec) -> Result<Box<dyn ConductBox>> {
-    match crate::scalar::precision_bits(&spec.precision, "precision")? {
-        None => Ok(Box::new(Erased(Box::new(prepare::<f64, F::At<f64>>(
-            spec, false,
-        )?)))),
-        Some(bits) => conduct_mpfr::<F>(spec, bits),
-    }
-}
-
-#[cfg(feature = "mpfr")]
-fn conduct_mpfr<F: Family>(spec: &Spec, bits: u32) -> Result<Box<dyn ConductBox>> {
-    use crate::scalar::Mpfr;
-    fn at<T: Scalar, P: Adapter<T> + 'static>(spec: &Spec) -> Result<Box<dyn ConductBox>>
-    where
-        Point<T, P>: QueryPoint,
-    {
-        Ok(Box::new(Erased(Box::new(prepare::<T, P>(spec, false)?))))
-    }
-    match bits {
-        64 => at::<Mpfr<64>, F::At<Mpfr<64>>>(spec),
-        128 => at::<Mpfr<128>, F::At<Mpfr<128>>>(spec),
-        256 => at::<Mpfr<256>, F::At<Mpfr<256>>>(spec),
-        512 => at::<Mpfr<512>, F::At<Mpfr<512>>>(spec),
-        _ => at::<Mpfr<1024>, F::At<Mpfr<1024>>>(spec),
-    }
-}
-
-#[cfg(not(feature = "mpfr"))]
-#[allow(clippy::extra_unused_type_parameters)] // the same signature as with the feature
-fn conduct_mpfr<F: Family>(_: &Spec, bits: u32) -> Result<Box<dyn ConductBox>> {
-    Err(Error::invalid(
-        "precision",
-        format!("mpfr:{bits} needs a build with the MPFR feature: cargo run --release --features mpfr -- ..."),
-    ))
-}
-
-/// A built procedure behind a box (the registry's handle on [`Conduct`]).
-pub trait ConductBox: Send {
-    /// Runs against `answers`; see [`Interview`].
-    ///
-    /// # Errors
-    /// The procedure's errors; [`Error::TranscriptMismatch`] when the
-    /// answers do not fit the questions.
-    fn step(&self, spec: &Spec, answers: &[Record]) -> Result<Step>;
-}
-
-struct Erased(Box<dyn Conduct>);
-
-impl ConductBox for Erased {
-    fn step(&self, spec: &Spec, answers: &[Record]) -> Result<Step> {
-        self.0.step(spec, answers)
-    }
-}
 
 /// An elicitation conducted one answer at a time. See the module docs.
 ///
@@ -257,8 +94,259 @@ pub struct Interview {
     spec: Spec,
     procedure: Box<dyn ConductBox>,
     answers: Vec<Record>,
+    extras: Vec<Extra>,
+    checks: Vec<CheckLine>,
     transcript: Option<PathBuf>,
     notices: Vec<String>,
+    options: Options,
+    /// The last end of the elicitation (result, summary, plan), kept while
+    /// the answers do not change.
+    end: Option<(usize, Conducted)>,
+}
+
+/// What a person's interview adds to the papers' procedure (see the
+/// module docs). The default adds nothing: every pair is asked, no check
+/// questions, the result is `elicit run`'s.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Options {
+    /// Answer "can't tell" for a pair whose shown numbers cannot differ by
+    /// this many steps of the last shown digit (one case in 100), instead
+    /// of asking; `None` asks every pair.
+    pub min_difference: Option<f64>,
+    /// Check questions after the elicitation.
+    pub checks: usize,
+    /// Panels, side orders, the sentence and the person's additions to the
+    /// result.
+    pub person: bool,
+}
+
+impl Options {
+    /// The person-facing defaults: a minimum visible difference of one
+    /// case in the shown count ([`present::MIN_DIFFERENCE`]) and
+    /// [`DEFAULT_CHECKS`] check questions.
+    pub fn person() -> Options {
+        Options {
+            min_difference: Some(present::MIN_DIFFERENCE),
+            checks: DEFAULT_CHECKS,
+            person: true,
+        }
+    }
+
+    fn step(&self, checks: usize) -> StepOptions {
+        StepOptions {
+            min_difference: self.min_difference,
+            checks,
+            person: self.person,
+        }
+    }
+}
+
+/// Check questions a person is asked by default after the elicitation.
+pub const DEFAULT_CHECKS: usize = 5;
+
+/// What a transcript line of a person's answer holds beyond the
+/// [`Record`]: the side order shown, the response time, and whether the
+/// interview answered for the person.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Extra {
+    /// B was shown on the left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swapped: Option<bool>,
+    /// Milliseconds from showing the question to the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+    /// Why the interview answered without asking (`"invisible"`: the two
+    /// classifiers cannot be told apart at the shown precision).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto: Option<String>,
+}
+
+#[derive(serde::Serialize)]
+struct Line<'a> {
+    #[serde(flatten)]
+    record: &'a Record,
+    #[serde(flatten)]
+    extra: &'a Extra,
+}
+
+/// A check question's line in a transcript.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CheckLine {
+    /// 1-based number among the checks.
+    pub check: usize,
+    /// The first classifier (lossless).
+    pub first: Vec<String>,
+    /// The second.
+    pub second: Vec<String>,
+    /// The person's answer.
+    pub answer: Preference,
+    /// B was shown on the left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swapped: Option<bool>,
+    /// Milliseconds from showing the question to the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+}
+
+/// How an answer was given (for the transcript).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Given {
+    /// Milliseconds from showing the question to the answer, if measured.
+    pub ms: Option<u64>,
+}
+
+/// The extras and check lines of a transcript file (answers are read by
+/// [`crate::driver::session::read_transcript`]).
+///
+/// # Errors
+/// [`Error::Io`]; [`Error::MalformedTranscript`] for a check line that
+/// does not parse or is out of order.
+pub fn read_person_lines(path: &Path) -> Result<(Vec<Extra>, Vec<CheckLine>)> {
+    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    let (mut extras, mut checks) = (Vec::new(), Vec::new());
+    for (n, line) in text.lines().enumerate() {
+        let Ok(Value::Object(map)) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if map.contains_key("header") {
+            continue;
+        }
+        if map.contains_key("check") {
+            let c: CheckLine = serde_json::from_value(Value::Object(map)).map_err(|e| {
+                Error::MalformedTranscript {
+                    line: n + 1,
+                    reason: e.to_string(),
+                }
+            })?;
+            if c.check != checks.len() + 1 {
+                return Err(Error::MalformedTranscript {
+                    line: n + 1,
+                    reason: format!("check {} where {} was expected", c.check, checks.len() + 1),
+                });
+            }
+            checks.push(c);
+        } else {
+            extras.push(serde_json::from_value(Value::Object(map)).unwrap_or_default());
+        }
+    }
+    Ok((extras, checks))
+}
+
+/// The result of a person's elicitation recorded in `path`, as the
+/// interview that recorded it gave it: `elicit run`'s result with the
+/// sentence, the check questions' agreement and the person's counts.
+///
+/// # Errors
+/// As [`crate::driver::replay`].
+pub fn replay_person(spec: &Spec, path: &Path, records: Vec<Record>) -> Result<Value> {
+    let (extras, checks) = read_person_lines(path)?;
+    let entry = super::registry::find(&spec.procedure)?;
+    let procedure = (entry.conduct)(spec)?;
+    let options = Options {
+        min_difference: None,
+        checks: checks.len(),
+        person: true,
+    };
+    let conducted = procedure.conduct(spec, &records, &options.step(checks.len()))?;
+    let Step::Done(_) = conducted.step else {
+        return Err(Error::MalformedTranscript {
+            line: records.len() + 2,
+            reason: format!(
+                "{}: the transcript stops before the procedure does",
+                path.display()
+            ),
+        });
+    };
+    finish(spec, &conducted, &records, &extras, &checks)
+}
+
+/// `elicit run`'s result with a person's additions.
+fn finish(
+    spec: &Spec,
+    conducted: &Conducted,
+    answers: &[Record],
+    extras: &[Extra],
+    checks: &[CheckLine],
+) -> Result<Value> {
+    let Step::Done(result) = &conducted.step else {
+        return Err(Error::invalid("number", "the elicitation is not over"));
+    };
+    let mut result = result.clone();
+    let Some(map) = result.as_object_mut() else {
+        return Ok(result);
+    };
+    if let Some(summary) = &conducted.summary {
+        map.insert("sentence".into(), json!(summary.sentence));
+        map.insert("undetermined".into(), json!(summary.undetermined));
+        if let Some(p) = &summary.picture {
+            map.insert("picture".into(), p.clone());
+        }
+    }
+    if let Some(task) = spec.task.as_ref().and_then(|t| t.description.clone()) {
+        map.insert("task".into(), json!(task));
+    }
+    // Check questions against the elicited metric.
+    let (mut agree, mut disagree, mut ties, mut unjudged) = (0usize, 0usize, 0usize, 0usize);
+    for (c, planned) in checks.iter().zip(&conducted.plan) {
+        if planned.first != c.first || planned.second != c.second {
+            return Err(Error::MalformedTranscript {
+                line: answers.len() + 1 + c.check,
+                reason: format!(
+                    "check {} is not the pair this spec and these answers give",
+                    c.check
+                ),
+            });
+        }
+        match (c.answer, planned.elicited) {
+            (Preference::Indifferent, _) => ties += 1,
+            (_, None | Some(Preference::Indifferent)) => unjudged += 1,
+            (a, Some(e)) if a == e => agree += 1,
+            _ => disagree += 1,
+        }
+    }
+    let judged = agree + disagree;
+    let interval = present::wilson(disagree, judged);
+    let explained = conducted
+        .explained
+        .map(|(a, n)| json!({"agree": a, "judged": n}));
+    map.insert(
+        "checks".into(),
+        json!({
+            "asked": checks.len(),
+            "agree": agree,
+            "disagree": disagree,
+            "cant_tell": ties,
+            "not_judged": unjudged,
+            "agreement": (judged > 0).then(|| agree as f64 / judged as f64),
+            "mistake_rate": (judged > 0).then(|| disagree as f64 / judged as f64),
+            "mistake_rate_95": interval.map(|(lo, hi)| json!([lo, hi])),
+            "elicitation_answers_explained": explained,
+            "note": "a disagreement is a mistake of the person's or an error of the elicited metric: the two are not separated",
+        }),
+    );
+    let shown: Vec<&Extra> = extras.iter().filter(|e| e.auto.is_none()).collect();
+    let mut ms: Vec<u64> = shown
+        .iter()
+        .filter_map(|e| e.ms)
+        .chain(checks.iter().filter_map(|c| c.ms))
+        .collect();
+    ms.sort_unstable();
+    let asked = answers
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| extras.get(*i).is_none_or(|e| e.auto.is_none()))
+        .count();
+    map.insert(
+        "person".into(),
+        json!({
+            "questions": asked,
+            "answered_for_the_person": answers.len() - asked,
+            "cant_tell": answers.iter().enumerate().filter(|(i, r)| r.answer == Preference::Indifferent && extras.get(*i).is_none_or(|e| e.auto.is_none())).count(),
+            "check_questions": checks.len(),
+            "median_ms": ms.get(ms.len() / 2),
+        }),
+    );
+    Ok(result)
 }
 
 impl std::fmt::Debug for Interview {
@@ -281,6 +369,19 @@ impl Interview {
     /// naming `transcript` for a transcript recorded for another spec;
     /// [`Error::MalformedTranscript`], [`Error::Io`].
     pub fn start(spec: Spec, transcript: Option<&Path>) -> Result<Interview> {
+        Self::start_with(spec, transcript, Options::default())
+    }
+
+    /// As [`Interview::start`], with a person's [`Options`].
+    ///
+    /// # Errors
+    /// As [`Interview::start`]; names that do not fit the procedure
+    /// (`task.labels`, `task.groups`).
+    pub fn start_with(
+        spec: Spec,
+        transcript: Option<&Path>,
+        options: Options,
+    ) -> Result<Interview> {
         if !matches!(spec.oracle, OracleSpec::Person {}) {
             return Err(Error::invalid(
                 "oracle.kind",
@@ -293,11 +394,17 @@ impl Interview {
             spec,
             procedure,
             answers: Vec::new(),
+            extras: Vec::new(),
+            checks: Vec::new(),
             transcript: transcript.map(Path::to_path_buf),
             notices: Vec::new(),
+            options,
+            end: None,
         };
         if let Some(path) = transcript {
             interview.open(path)?;
+        } else {
+            interview.conduct()?;
         }
         Ok(interview)
     }
@@ -309,17 +416,46 @@ impl Interview {
             let (records, notices) = super::session::resume_records(&self.spec, path)?;
             self.notices = notices;
             self.answers = records;
+            let (mut extras, checks) = read_person_lines(path)?;
+            extras.resize(self.answers.len(), Extra::default());
+            self.extras = extras;
+            self.checks = checks;
             // Every answer must still fit the questions.
-            self.procedure.step(&self.spec, &self.answers)?;
+            self.conduct()?;
         } else {
             super::session::new_transcript(&self.spec, path)?;
+            self.conduct()?;
         }
         Ok(())
+    }
+
+    /// One step against the answers so far, keeping the end once reached.
+    fn conduct(&mut self) -> Result<Conducted> {
+        if let Some((n, end)) = &self.end {
+            if *n == self.answers.len() {
+                return Ok(end.clone());
+            }
+        }
+        let options = self
+            .options
+            .step(self.options.checks.max(self.checks.len()));
+        let conducted = self
+            .procedure
+            .conduct(&self.spec, &self.answers, &options)?;
+        if matches!(conducted.step, Step::Done(_)) && conducted.autos.is_empty() {
+            self.end = Some((self.answers.len(), conducted.clone()));
+        }
+        Ok(conducted)
     }
 
     /// The spec.
     pub fn spec(&self) -> &Spec {
         &self.spec
+    }
+
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.options
     }
 
     /// What a person should be told about the transcript when it was
@@ -328,17 +464,88 @@ impl Interview {
         &self.notices
     }
 
-    /// The answers given so far, in order.
+    /// The answers so far, in order (those given for the person among
+    /// them: see [`Interview::extras`]).
     pub fn answers(&self) -> &[Record] {
         &self.answers
     }
 
+    /// What each answer's transcript line holds beyond the record.
+    pub fn extras(&self) -> &[Extra] {
+        &self.extras
+    }
+
+    /// The check questions answered.
+    pub fn checks(&self) -> &[CheckLine] {
+        &self.checks
+    }
+
+    /// Questions the person was shown and answered (pairs answered for the
+    /// person apart, check questions included).
+    pub fn asked(&self) -> usize {
+        self.extras.iter().filter(|e| e.auto.is_none()).count() + self.checks.len()
+    }
+
     /// The next question, or the result when every question is answered.
+    /// Pairs a person cannot tell apart (with [`Options::min_difference`])
+    /// are answered for them here and recorded.
     ///
     /// # Errors
-    /// The procedure's errors (an exhausted budget among them).
-    pub fn next(&self) -> Result<Step> {
-        self.procedure.step(&self.spec, &self.answers)
+    /// The procedure's errors (an exhausted budget among them); [`Error::Io`]
+    /// when an answer given for the person cannot be recorded.
+    #[allow(clippy::should_implement_trait)] // a fallible step, not an iterator
+    pub fn next(&mut self) -> Result<Step> {
+        let conducted = self.conduct()?;
+        for record in &conducted.autos {
+            let extra = Extra {
+                auto: Some("invisible".into()),
+                ..Extra::default()
+            };
+            if let Some(path) = &self.transcript {
+                append_line(path, record, &extra)?;
+            }
+            self.answers.push(record.clone());
+            self.extras.push(extra);
+        }
+        let asked = self.asked();
+        let autos = self.extras.iter().filter(|e| e.auto.is_some()).count();
+        let checks = self.options.checks.max(self.checks.len());
+        match conducted.step {
+            Step::Question(mut q) => {
+                q.asked = asked + 1;
+                q.expected = q
+                    .expected
+                    .map(|m| m.saturating_sub(autos).max(asked + 1) + self.options.checks);
+                q.swapped = self.options.person && swapped(&self.spec, q.number as u64);
+                Ok(Step::Question(q))
+            }
+            Step::Done(_) => {
+                let end = self.conduct()?;
+                let done = self.checks.len();
+                if done < checks {
+                    if let Some(pair) = end.plan.get(done) {
+                        let number = self.answers.len() + done + 1;
+                        return Ok(Step::Question(Question {
+                            number,
+                            expected: Some(asked + 1 + (end.plan.len().min(checks) - done - 1)),
+                            first: pair.first_view.clone(),
+                            second: pair.second_view.clone(),
+                            first_point: pair.first.clone(),
+                            second_point: pair.second.clone(),
+                            first_panel: pair.first_panel.clone(),
+                            second_panel: pair.second_panel.clone(),
+                            swapped: swapped(&self.spec, 1_000_000_007 + number as u64),
+                            check: true,
+                            asked: asked + 1,
+                        }));
+                    }
+                }
+                if !self.options.person {
+                    return Ok(end.step);
+                }
+                finish(&self.spec, &end, &self.answers, &self.extras, &self.checks).map(Step::Done)
+            }
+        }
     }
 
     /// Answers question `number`. The answer to a question already
@@ -351,17 +558,44 @@ impl Interview {
     /// when the elicitation is over; [`Error::Io`] when the transcript
     /// cannot be written (the answer is then not recorded).
     pub fn answer(&mut self, number: usize, preference: Preference) -> Result<()> {
-        if number >= 1 && number <= self.answers.len() {
-            let earlier = &self.answers[number - 1];
-            if earlier.answer == preference {
+        self.answer_with(number, preference, Given::default())
+    }
+
+    /// As [`Interview::answer`], recording how the answer was given.
+    ///
+    /// # Errors
+    /// As [`Interview::answer`].
+    pub fn answer_with(
+        &mut self,
+        number: usize,
+        preference: Preference,
+        given: Given,
+    ) -> Result<()> {
+        let n = self.answers.len();
+        let earlier = if number >= 1 && number <= n {
+            if self
+                .extras
+                .get(number - 1)
+                .is_some_and(|e| e.auto.is_some())
+            {
+                return Err(Error::invalid(
+                    "number",
+                    format!("question {number} was not asked (its two classifiers cannot be told apart)"),
+                ));
+            }
+            Some(self.answers[number - 1].answer)
+        } else if number > n && number <= n + self.checks.len() {
+            Some(self.checks[number - n - 1].answer)
+        } else {
+            None
+        };
+        if let Some(earlier) = earlier {
+            if earlier == preference {
                 return Ok(());
             }
             return Err(Error::invalid(
                 "number",
-                format!(
-                    "question {number} was answered {:?} already (undo to change it)",
-                    earlier.answer
-                ),
+                format!("question {number} was answered {earlier:?} already (undo to change it)"),
             ));
         }
         let Step::Question(question) = self.next()? else {
@@ -379,6 +613,22 @@ impl Interview {
                 ),
             ));
         }
+        let swapped = self.options.person.then_some(question.swapped);
+        if question.check {
+            let line = CheckLine {
+                check: self.checks.len() + 1,
+                first: question.first_point,
+                second: question.second_point,
+                answer: preference,
+                swapped,
+                ms: given.ms,
+            };
+            if let Some(path) = &self.transcript {
+                append_json(path, &line)?;
+            }
+            self.checks.push(line);
+            return Ok(());
+        }
         let record = Record {
             index: number - 1,
             first: question.first_point,
@@ -386,26 +636,44 @@ impl Interview {
             answer: preference,
             in_noise_band: None,
         };
+        let extra = Extra {
+            swapped,
+            ms: given.ms,
+            auto: None,
+        };
         if let Some(path) = &self.transcript {
-            append_line(path, &record)?;
+            append_line(path, &record, &extra)?;
         }
         self.answers.push(record);
+        self.extras.push(extra);
         Ok(())
     }
 
-    /// Takes the last answer back; `false` when there was none.
+    /// Takes the last answer the person gave back (a check answer, or an
+    /// elicitation answer with the pairs answered for them after it);
+    /// `false` when there was none.
     ///
     /// # Errors
     /// [`Error::Io`] when the transcript cannot be shortened (the answer is
     /// then kept).
     pub fn undo(&mut self) -> Result<bool> {
-        if self.answers.is_empty() {
+        if !self.checks.is_empty() {
+            if let Some(path) = &self.transcript {
+                drop_last_line(path)?;
+            }
+            self.checks.pop();
+            return Ok(true);
+        }
+        let Some(last) = self.extras.iter().rposition(|e| e.auto.is_none()) else {
             return Ok(false);
+        };
+        while self.answers.len() > last {
+            if let Some(path) = &self.transcript {
+                drop_last_line(path)?;
+            }
+            self.answers.pop();
+            self.extras.pop();
         }
-        if let Some(path) = &self.transcript {
-            drop_last_line(path)?;
-        }
-        self.answers.pop();
         Ok(true)
     }
 }
@@ -417,9 +685,15 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     }
 }
 
-/// Appends one record as a JSON line and flushes it to the disk.
-fn append_line(path: &Path, record: &Record) -> Result<()> {
-    let line = serde_json::to_string(record).map_err(|e| Error::Io {
+/// Appends one record (with what a person's line adds) as a JSON line and
+/// flushes it to the disk.
+fn append_line(path: &Path, record: &Record, extra: &Extra) -> Result<()> {
+    append_json(path, &Line { record, extra })
+}
+
+/// Appends one JSON line and flushes it to the disk.
+fn append_json<S: serde::Serialize>(path: &Path, value: &S) -> Result<()> {
+    let line = serde_json::to_string(value).map_err(|e| Error::Io {
         path: path.display().to_string(),
         message: e.to_string(),
     })?;

@@ -8,6 +8,9 @@
 //!   algorithm: its spec fields, its truth, its report and its view;
 //! * [`adapters`] — one adapter per procedure family;
 //! * [`view`] — how a query point is shown to a person;
+//! * [`present`] — the same in the task's words (class and group names,
+//!   counts out of 100 cases), whether two classifiers can be told apart,
+//!   and the elicited metric as a sentence;
 //! * [`registry`] — every procedure by spec name (one line each);
 //! * [`session`] — `run`, `ask` and `replay` of any registered procedure at
 //!   any precision, with transcripts;
@@ -27,6 +30,8 @@ pub mod adapter;
 pub mod adapters;
 pub mod build;
 pub mod interview;
+pub mod panels;
+pub mod present;
 pub mod rank;
 pub mod registry;
 pub mod session;
@@ -62,6 +67,11 @@ pub fn replay(path: &Path) -> Result<Value> {
         line: 1,
         reason: format!("{} has no header line with the spec", path.display()),
     })?;
+    if matches!(spec.oracle, spec::OracleSpec::Person {}) {
+        // A person's transcript: the result as the interview gave it (with
+        // the sentence and the check questions).
+        return interview::replay_person(&spec, path, file.records);
+    }
     let total = file.records.len();
     match run(
         &spec,

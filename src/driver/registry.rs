@@ -3,9 +3,8 @@
 
 use super::adapter::Family;
 use super::adapters::{binary, cost_reward, fair, lpme, multiclass, quadratic};
-use super::interview::{conduct_family, ConductBox};
 use super::rank::Rankability;
-use super::session::{run_family, Finished, Mode};
+use super::session::{conduct_family, run_family, ConductBox, Finished, Mode};
 use super::spec::Spec;
 use crate::error::{Error, Result};
 
@@ -18,7 +17,7 @@ pub struct Entry {
     /// Runs it at the spec's precision.
     pub run: fn(&Spec, Mode<'_>) -> Result<Finished>,
     /// Builds it at the spec's precision for an interview, one answer at a
-    /// time ([`super::interview::Interview`]).
+    /// time ([`crate::driver::interview::Interview`]).
     pub conduct: fn(&Spec) -> Result<Box<dyn ConductBox>>,
     /// How `rank` reads its result as a metric, or why it cannot
     /// ([`Family::RANK`]).

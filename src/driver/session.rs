@@ -16,13 +16,14 @@
 //! canonical JSON, the folder it was read from, and the SHA-256 of every
 //! data file it reads (paths relative to the spec); then one line per query
 //! with both points (lossless), the answer and the noise-band flag, flushed
-//! as it is answered. [`replay`] refuses a transcript whose header was
+//! as it is answered. [`crate::driver::replay`] refuses a transcript whose header was
 //! edited, whose data files changed, that does not match the queries asked,
 //! or that has answers left over; a resumed `ask` refuses a transcript
 //! recorded for another spec or other data, and drops a half-written last
 //! line with a warning.
 
 use super::adapter::{Adapter, Family, Point, Report, View};
+use super::present::{self, Names, Panel, Summary};
 use super::spec::{AdversaryName, Num, OracleSpec, Spec};
 use crate::diagnostics::{Cause, Warning};
 use crate::elicit::{Elicitation, Search};
@@ -41,19 +42,6 @@ use std::path::{Path, PathBuf};
 /// The version written in transcript headers.
 pub const TRANSCRIPT_VERSION: u64 = 2;
 
-/// A question put to a person: the two classifiers and where the person is.
-#[derive(Debug, Clone)]
-pub struct Question<'a> {
-    /// 1-based number of the question, counting earlier sessions' answers.
-    pub number: usize,
-    /// About how many questions the whole elicitation takes.
-    pub expected: Option<usize>,
-    /// Classifier A.
-    pub first: &'a View,
-    /// Classifier B.
-    pub second: &'a View,
-}
-
 /// The person answering in `ask` (a terminal, a test script).
 pub trait Person {
     /// Shows `question` and returns the answer, or `None` when the person
@@ -61,7 +49,7 @@ pub trait Person {
     ///
     /// # Errors
     /// An I/O failure of the terminal.
-    fn ask(&mut self, question: &Question<'_>) -> Result<Option<Preference>>;
+    fn ask(&mut self, question: &Question) -> Result<Option<Preference>>;
 
     /// Shows a one-line notice (resuming, a dropped half-written line).
     fn notice(&mut self, message: &str);
@@ -82,7 +70,7 @@ pub enum Mode<'a> {
         /// Who answers.
         person: &'a mut dyn Person,
     },
-    /// Answers from these records (see [`replay`]).
+    /// Answers from these records (see [`crate::driver::replay`]).
     Replay {
         /// The recorded answers.
         records: Vec<Record>,
@@ -148,12 +136,18 @@ struct PersonOracle<'a, 'p, T: Scalar, P: Adapter<T>> {
 impl<T: Scalar, P: Adapter<T>> Oracle<Point<T, P>> for PersonOracle<'_, '_, T, P> {
     fn compare(&mut self, x: &Point<T, P>, y: &Point<T, P>) -> Result<Answer> {
         self.number += 1;
-        let (first, second) = (self.procedure.view(x), self.procedure.view(y));
         let question = Question {
             number: self.number,
             expected: self.expected,
-            first: &first,
-            second: &second,
+            first: self.procedure.view(x),
+            second: self.procedure.view(y),
+            first_point: x.coords(),
+            second_point: y.coords(),
+            first_panel: None,
+            second_panel: None,
+            swapped: false,
+            check: false,
+            asked: self.number,
         };
         match self.person.ask(&question)? {
             Some(preference) => Ok(Answer::plain(preference)),
@@ -708,4 +702,475 @@ pub(crate) fn assemble<T: Scalar, P: Adapter<T>, O>(
         out.insert(k, v);
     }
     Value::Object(out)
+}
+
+// ---- one answer at a time (driver::interview) ---------------------------------
+
+/// A question put to the person: the two classifiers as they are shown and
+/// as the algorithm asked them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    /// 1-based number of the question.
+    pub number: usize,
+    /// About how many questions the whole elicitation takes (at least
+    /// `number`).
+    pub expected: Option<usize>,
+    /// Classifier A (the algorithm's first point), shown.
+    pub first: View,
+    /// Classifier B (the algorithm's second point), shown.
+    pub second: View,
+    /// A's coordinates, lossless ([`QueryPoint::coords`]).
+    pub first_point: Vec<String>,
+    /// B's coordinates, lossless.
+    pub second_point: Vec<String>,
+    /// A in the task's words, when the procedure has a panel.
+    pub first_panel: Option<Panel>,
+    /// B in the task's words.
+    pub second_panel: Option<Panel>,
+    /// Whether B is shown on the left (the side order drawn for this
+    /// question; recorded with the answer).
+    pub swapped: bool,
+    /// A check question (asked after the elicitation, not part of it).
+    pub check: bool,
+    /// The person's count: questions shown so far, this one included
+    /// (pairs answered for the person and check questions apart).
+    pub asked: usize,
+}
+
+/// What comes next.
+// A step is made once per answer, not in a loop: the question is not boxed.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// A question to answer.
+    Question(Question),
+    /// The elicitation is over: its result, the JSON object of `elicit run`.
+    Done(Value),
+}
+
+/// A procedure built at its precision, type-erased: it runs against a
+/// list of answers and stops at the first question beyond them.
+trait Conduct: Send {
+    fn conduct(&self, spec: &Spec, answers: &[Record], options: &StepOptions) -> Result<Conducted>;
+}
+
+/// How a step runs (see [`Options`](crate::driver::interview::Options)).
+#[derive(Debug, Clone, Default)]
+pub struct StepOptions {
+    /// Answer "can't tell" for pairs a person cannot tell apart.
+    pub min_difference: Option<f64>,
+    /// Check pairs to plan at the end.
+    pub checks: usize,
+    /// Build panels (and names) at all.
+    pub person: bool,
+}
+
+/// A check pair planned at the end of an elicitation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckPair {
+    /// The first classifier, lossless.
+    pub first: Vec<String>,
+    /// The second.
+    pub second: Vec<String>,
+    /// Shown.
+    pub first_view: View,
+    /// Shown.
+    pub second_view: View,
+    /// In the task's words.
+    pub first_panel: Option<Panel>,
+    /// In the task's words.
+    pub second_panel: Option<Panel>,
+    /// The elicited metric's answer, when it is a metric of the family.
+    pub elicited: Option<Preference>,
+}
+
+/// What a step gives.
+#[derive(Debug, Clone)]
+pub struct Conducted {
+    /// The next question, or the result of `elicit run` (without a
+    /// person's additions).
+    pub step: Step,
+    /// Answers given for the person beyond `answers` (pairs that cannot be
+    /// told apart), in order.
+    pub autos: Vec<Record>,
+    /// At the end: the metric for a person.
+    pub summary: Option<Summary>,
+    /// At the end: the check pairs.
+    pub plan: Vec<CheckPair>,
+    /// At the end: of the person's strict answers (not "can't tell", not
+    /// given for them), how many the elicited metric agrees with, and how
+    /// many it could judge.
+    pub explained: Option<(usize, usize)>,
+}
+
+impl<T: Scalar, P: Adapter<T>> Conduct for Prepared<T, P>
+where
+    Point<T, P>: QueryPoint,
+{
+    fn conduct(&self, spec: &Spec, answers: &[Record], options: &StepOptions) -> Result<Conducted> {
+        let names = if options.person {
+            Some(Names::new(spec.task.as_ref(), self.procedure.shape())?)
+        } else {
+            None
+        };
+        let mut oracle = Answers {
+            procedure: &self.procedure,
+            _t: std::marker::PhantomData,
+            answers,
+            next: 0,
+            expected: self.expected,
+            pending: None,
+            names: names.as_ref(),
+            min_difference: options.min_difference,
+            autos: Vec::new(),
+            asked: Vec::new(),
+        };
+        let mut counted = Counted::new(&mut oracle);
+        if let Some(budget) = spec.budget {
+            counted = counted.with_budget(budget)?;
+        }
+        let outcome = self.procedure.algorithm().elicit(&mut counted);
+        match outcome {
+            Ok(estimate) => {
+                if counted.queries() < answers.len() {
+                    return Err(Error::MalformedTranscript {
+                        line: counted.queries() + 2,
+                        reason: format!(
+                            "the procedure finished after {} answers but {} are recorded",
+                            counted.queries(),
+                            answers.len()
+                        ),
+                    });
+                }
+                let report = self.report(&estimate);
+                let result = assemble::<T, P, _>(spec, self.strategy, &counted, report);
+                drop(counted);
+                let (summary, plan, explained) = match &names {
+                    Some(names) => {
+                        let metric = self.procedure.elicited_metric(&estimate);
+                        let summary = self.procedure.summary(&estimate, names);
+                        let plan = plan_checks(
+                            self,
+                            spec,
+                            names,
+                            &oracle.asked,
+                            metric.as_ref(),
+                            options.checks,
+                        );
+                        let explained = metric
+                            .as_ref()
+                            .map(|m| explained(m, &oracle.asked, answers));
+                        (summary, plan, explained)
+                    }
+                    None => (None, Vec::new(), None),
+                };
+                Ok(Conducted {
+                    step: Step::Done(result),
+                    autos: oracle.autos,
+                    summary,
+                    plan,
+                    explained,
+                })
+            }
+            Err(e) if matches!(e.root_cause(), Error::OracleStopped { .. }) => {
+                drop(counted);
+                let question = oracle.pending.take().ok_or(e)?;
+                Ok(Conducted {
+                    step: Step::Question(question),
+                    autos: oracle.autos,
+                    summary: None,
+                    plan: Vec::new(),
+                    explained: None,
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A number from text, for seeds.
+fn fnv(bytes: &[u8], seed: u64) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64 ^ seed;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    // Finish with a mix so that consecutive seeds differ in every bit.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
+}
+
+/// The seed of a spec's side orders and check pairs: its procedure, ε, its
+/// own settings and its task (not its folder), so that a copied spec draws
+/// the same.
+fn spec_seed(spec: &Spec) -> u64 {
+    let text = serde_json::json!([
+        spec.procedure,
+        spec.epsilon,
+        spec.settings,
+        spec.population.kind(),
+        spec.task
+    ])
+    .to_string();
+    fnv(text.as_bytes(), 0)
+}
+
+/// Whether question `key` shows the algorithm's second point on the left.
+pub(crate) fn swapped(spec: &Spec, key: u64) -> bool {
+    fnv(&key.to_le_bytes(), spec_seed(spec)) & 1 == 1
+}
+
+/// The elicited metric's answer on a pair (a tie within rounding is
+/// "indifferent").
+fn prefers<T: Scalar, M: crate::oracle::Metric<Q, Value = T>, Q>(
+    m: &M,
+    x: &Q,
+    y: &Q,
+) -> Preference {
+    let (fx, fy) = (m.value(x), m.value(y));
+    let scale = fx.clone().abs().max(fy.clone().abs()).max(T::int(1));
+    if (fx.clone() - fy.clone()).abs() <= scale * crate::prec::ill_conditioned::<T>() {
+        Preference::Indifferent
+    } else {
+        Preference::of(&fx, &fy)
+    }
+}
+
+/// How many of the person's strict answers the elicited metric agrees with.
+fn explained<Q, M: crate::oracle::Metric<Q>>(
+    metric: &M,
+    asked: &[(Q, Q)],
+    answers: &[Record],
+) -> (usize, usize) {
+    let (mut agree, mut judged) = (0, 0);
+    for ((x, y), record) in asked.iter().zip(answers) {
+        if record.answer == Preference::Indifferent {
+            continue;
+        }
+        let p = prefers(metric, x, y);
+        if p == Preference::Indifferent {
+            continue;
+        }
+        judged += 1;
+        if p == record.answer {
+            agree += 1;
+        }
+    }
+    (agree, judged)
+}
+
+/// The two points of a question.
+type Pair<T, P> = (Point<T, P>, Point<T, P>);
+
+/// Up to `count` check pairs: random pairs of classifiers shown in
+/// different questions, that a person can tell apart and was not asked;
+/// drawn from the spec's seed, so that a resumed interview and a replay
+/// plan the same pairs (the first n of a longer plan are a shorter plan).
+fn plan_checks<T: Scalar, P: Adapter<T>>(
+    prepared: &Prepared<T, P>,
+    spec: &Spec,
+    names: &Names,
+    asked: &[Pair<T, P>],
+    metric: Option<&P::Truth>,
+    count: usize,
+) -> Vec<CheckPair>
+where
+    Point<T, P>: QueryPoint,
+{
+    use rand::{Rng, SeedableRng};
+    let mut plan = Vec::new();
+    if asked.len() < 2 {
+        return plan;
+    }
+    let procedure = &prepared.procedure;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(spec_seed(spec) ^ 0x5eed_c4ec);
+    let pick = |rng: &mut rand_chacha::ChaCha8Rng| {
+        let (x, y) = &asked[rng.random_range(0..asked.len())];
+        if rng.random_bool(0.5) {
+            x
+        } else {
+            y
+        }
+    };
+    let mut seen: Vec<(Vec<String>, Vec<String>)> = asked
+        .iter()
+        .map(|(x, y)| (x.coords(), y.coords()))
+        .collect();
+    let mut attempts = 0;
+    while plan.len() < count && attempts < 200 * count.max(1) {
+        attempts += 1;
+        let (x, y) = (pick(&mut rng), pick(&mut rng));
+        let (cx, cy) = (x.coords(), y.coords());
+        if cx == cy
+            || seen
+                .iter()
+                .any(|(a, b)| (a == &cx && b == &cy) || (a == &cy && b == &cx))
+        {
+            continue;
+        }
+        let (px, py) = (procedure.panel(x, names), procedure.panel(y, names));
+        if let (Some(a), Some(b)) = (&px, &py) {
+            if !present::visible(a, b, present::MIN_DIFFERENCE) {
+                continue;
+            }
+        }
+        seen.push((cx.clone(), cy.clone()));
+        plan.push(CheckPair {
+            first: cx,
+            second: cy,
+            first_view: procedure.view(x),
+            second_view: procedure.view(y),
+            first_panel: px,
+            second_panel: py,
+            elicited: metric.map(|m| prefers(m, x, y)),
+        });
+    }
+    plan
+}
+
+/// The oracle of a step: answers from the recorded list (checking that the
+/// algorithm asks the recorded pair), answers "can't tell" for a pair a
+/// person cannot tell apart (with a minimum visible difference), then
+/// stops at the next question, keeping it.
+struct Answers<'a, T: Scalar, P: Adapter<T>> {
+    procedure: &'a P,
+    _t: std::marker::PhantomData<T>,
+    answers: &'a [Record],
+    next: usize,
+    expected: Option<usize>,
+    pending: Option<Question>,
+    names: Option<&'a Names>,
+    min_difference: Option<f64>,
+    autos: Vec<Record>,
+    asked: Vec<Pair<T, P>>,
+}
+
+impl<T: Scalar, P: Adapter<T>> Oracle<Point<T, P>> for Answers<'_, T, P>
+where
+    Point<T, P>: QueryPoint,
+{
+    fn compare(&mut self, x: &Point<T, P>, y: &Point<T, P>) -> Result<Answer> {
+        let (first, second) = (x.coords(), y.coords());
+        if let Some(record) = self.answers.get(self.next) {
+            if record.first != first || record.second != second {
+                return Err(Error::TranscriptMismatch {
+                    index: self.next,
+                    recorded: format!("({:?}, {:?})", record.first, record.second),
+                    asked: format!("({first:?}, {second:?})"),
+                });
+            }
+            self.next += 1;
+            if self.names.is_some() {
+                self.asked.push((x.clone(), y.clone()));
+            }
+            return Ok(Answer::plain(record.answer));
+        }
+        let (first_panel, second_panel) = match self.names {
+            Some(names) => (
+                self.procedure.panel(x, names),
+                self.procedure.panel(y, names),
+            ),
+            None => (None, None),
+        };
+        if let (Some(min), Some(a), Some(b)) = (self.min_difference, &first_panel, &second_panel) {
+            if !present::visible(a, b, min) {
+                self.autos.push(Record {
+                    index: self.next,
+                    first,
+                    second,
+                    answer: Preference::Indifferent,
+                    in_noise_band: None,
+                });
+                self.next += 1;
+                self.asked.push((x.clone(), y.clone()));
+                return Ok(Answer::plain(Preference::Indifferent));
+            }
+        }
+        let number = self.next + 1;
+        self.pending = Some(Question {
+            number,
+            expected: self.expected.map(|m| m.max(number)),
+            first: self.procedure.view(x),
+            second: self.procedure.view(y),
+            first_point: first,
+            second_point: second,
+            first_panel,
+            second_panel,
+            swapped: false,
+            check: false,
+            asked: 0,
+        });
+        Err(Error::OracleStopped {
+            reason: "waiting for the person's answer".into(),
+        })
+    }
+}
+
+/// Builds the type-erased procedure of a family at the spec's precision.
+///
+/// # Errors
+/// As [`prepare`].
+pub(crate) fn conduct_family<F: Family>(spec: &Spec) -> Result<Box<dyn ConductBox>> {
+    match crate::scalar::precision_bits(&spec.precision, "precision")? {
+        None => Ok(Box::new(Erased(Box::new(prepare::<f64, F::At<f64>>(
+            spec, false,
+        )?)))),
+        Some(bits) => conduct_mpfr::<F>(spec, bits),
+    }
+}
+
+#[cfg(feature = "mpfr")]
+fn conduct_mpfr<F: Family>(spec: &Spec, bits: u32) -> Result<Box<dyn ConductBox>> {
+    use crate::scalar::Mpfr;
+    fn at<T: Scalar, P: Adapter<T> + 'static>(spec: &Spec) -> Result<Box<dyn ConductBox>>
+    where
+        Point<T, P>: QueryPoint,
+    {
+        Ok(Box::new(Erased(Box::new(prepare::<T, P>(spec, false)?))))
+    }
+    match bits {
+        64 => at::<Mpfr<64>, F::At<Mpfr<64>>>(spec),
+        128 => at::<Mpfr<128>, F::At<Mpfr<128>>>(spec),
+        256 => at::<Mpfr<256>, F::At<Mpfr<256>>>(spec),
+        512 => at::<Mpfr<512>, F::At<Mpfr<512>>>(spec),
+        _ => at::<Mpfr<1024>, F::At<Mpfr<1024>>>(spec),
+    }
+}
+
+#[cfg(not(feature = "mpfr"))]
+#[allow(clippy::extra_unused_type_parameters)] // the same signature as with the feature
+fn conduct_mpfr<F: Family>(_: &Spec, bits: u32) -> Result<Box<dyn ConductBox>> {
+    Err(Error::invalid(
+        "precision",
+        format!("mpfr:{bits} needs a build with the MPFR feature: cargo run --release --features mpfr -- ..."),
+    ))
+}
+
+/// A built procedure behind a box (the registry's handle on its typed
+/// procedure).
+pub trait ConductBox: Send {
+    /// Runs against `answers`; see [`Interview`](crate::driver::interview::Interview).
+    ///
+    /// # Errors
+    /// The procedure's errors; [`Error::TranscriptMismatch`] when the
+    /// answers do not fit the questions.
+    fn step(&self, spec: &Spec, answers: &[Record]) -> Result<Step> {
+        Ok(self.conduct(spec, answers, &StepOptions::default())?.step)
+    }
+
+    /// Runs against `answers` with a person's options: see [`Conducted`].
+    ///
+    /// # Errors
+    /// As [`ConductBox::step`]; [`Error::InvalidArgument`] naming
+    /// `task.labels` or `task.groups` when the names do not fit.
+    fn conduct(&self, spec: &Spec, answers: &[Record], options: &StepOptions) -> Result<Conducted>;
+}
+
+struct Erased(Box<dyn Conduct>);
+
+impl ConductBox for Erased {
+    fn conduct(&self, spec: &Spec, answers: &[Record], options: &StepOptions) -> Result<Conducted> {
+        self.0.conduct(spec, answers, options)
+    }
 }

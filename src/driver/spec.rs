@@ -174,6 +174,83 @@ pub struct AttributeSpec {
     pub lower: Num,
     /// Upper end of its range.
     pub upper: Num,
+    /// The unit its values are in (e.g. "ms", "USD"), shown to a person
+    /// beside each value; presentation only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+}
+
+/// What the task is about, in its own words: shown on every screen a
+/// person answers (`elicit ask`, `elicit ask --web`) and used in the
+/// sentence that states the elicited metric. Presentation only: no field
+/// changes a question or a result's numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskSpec {
+    /// One line describing the decision, e.g. "Flag patients for a
+    /// biopsy".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The classes' names in class order: for the binary procedures the
+    /// positive class (1) first, then the negative (0), e.g.
+    /// `["cancer", "no cancer"]`; for k classes, class 1..k.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Vec<String>>,
+    /// The groups' names (fair procedures), group 1..m.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Vec<String>>,
+    /// What one case is, plural (default "cases"), e.g. "patients".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cases: Option<String>,
+    /// Counts are shown out of this many cases: 100 (default) or 1000.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per: Option<u32>,
+}
+
+impl TaskSpec {
+    /// Checks the names (non-empty, distinct, one line) and `per`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming `task.…`.
+    pub fn validate(&self) -> Result<()> {
+        if let Some(per) = self.per {
+            if per != 100 && per != 1000 {
+                return Err(Error::invalid(
+                    "task.per",
+                    format!("counts are shown out of 100 or 1000 cases, got {per}"),
+                ));
+            }
+        }
+        let line = |field: &str, text: &str| -> Result<()> {
+            if text.trim().is_empty() || text.contains('\n') || text.chars().count() > 200 {
+                return Err(Error::invalid(
+                    field,
+                    format!("must be one non-empty line of at most 200 characters, got {text:?}"),
+                ));
+            }
+            Ok(())
+        };
+        if let Some(d) = &self.description {
+            line("task.description", d)?;
+        }
+        if let Some(c) = &self.cases {
+            line("task.cases", c)?;
+        }
+        for (field, names) in [("task.labels", &self.labels), ("task.groups", &self.groups)] {
+            if let Some(names) = names {
+                for (i, n) in names.iter().enumerate() {
+                    line(&format!("{field}[{i}]"), n)?;
+                    if names[..i].contains(n) {
+                        return Err(Error::invalid(
+                            format!("{field}[{i}]"),
+                            format!("{n:?} is named twice"),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Where the query points come from.
@@ -468,6 +545,9 @@ pub struct Spec {
     pub population: PopulationSpec,
     /// Who answers.
     pub oracle: OracleSpec,
+    /// The task in its own words (class, group names; presentation only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskSpec>,
     /// The procedure's own settings (every other top-level field).
     #[serde(flatten)]
     pub settings: Map<String, Value>,
@@ -573,6 +653,9 @@ impl Spec {
         }
         if let Some(0) = self.budget {
             return Err(Error::ZeroBudget);
+        }
+        if let Some(task) = &self.task {
+            task.validate()?;
         }
         if let OracleSpec::Simulated {
             eps_omega,

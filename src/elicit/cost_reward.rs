@@ -12,8 +12,9 @@
 //!   ℓ1-normalized. The loop is the one DLPM uses
 //!   ([`super::ratios::elicit_ratios`]), so consistent boxes, warnings and
 //!   the moving reference come with it.
-//! * [`CostReward`] — the same as a [`Procedure`] (`procedure =
-//!   "cost-reward"`), [`CostRewardFamily`] its [`Family`].
+//! * [`CostReward`] — the same as a typed algorithm
+//!   ([`super::Elicitation`]); the spec driver's `procedure =
+//!   "cost-reward"` runs it.
 //!
 //! Corrections to the paper (`shared/notes/004-cost-reward.md`): the
 //! accuracy branch of Alg. 1 is i ≤ k (the printed i < dim(aᵈ) sends the

@@ -323,7 +323,7 @@ pub struct FairSettings<T> {
     /// violation terms vanish, so that direction is ±(1 − λ)τ^σ ⊙ a, i.e.
     /// τ^σ ⊙ (the first LPME's direction); the QPME then needs q + 1
     /// LPMEs, not q + 2 ([`crate::elicit::qpme::observe_known`]). Only
-    /// with [`Estimator::Fit`] (the closed form reads every direction at
+    /// with [`super::qpme::Estimator::Fit`] (the closed form reads every direction at
     /// its small sphere's touching point). Where that one LPME then stands
     /// in for an observation of every one of |M| ≥ 2 QPMEs (m ≥ 3), so
     /// that its error is shared by all their fits instead of averaging out,

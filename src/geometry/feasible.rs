@@ -81,17 +81,7 @@ pub struct FeasibleSet<T> {
     groups: Vec<GroupRows<T>>,
 }
 
-/// Off-diagonal index of (i, j), i ≠ j, row-major without the diagonal.
-pub fn offdiag_index(k: usize, i: usize, j: usize) -> usize {
-    i * (k - 1) + if j < i { j } else { j - 1 }
-}
-
-/// The (i, j) of an off-diagonal index.
-pub fn offdiag_pair(k: usize, index: usize) -> (usize, usize) {
-    let i = index / (k - 1);
-    let r = index % (k - 1);
-    (i, if r < i { r } else { r + 1 })
-}
+pub use crate::population::{offdiag_index, offdiag_pair};
 
 impl<T: Scalar> FeasibleSet<T> {
     /// The set of a sample: `scores` (n × k, row-major, η̂), `mass`
@@ -821,5 +811,38 @@ impl<T: Scalar> FoundSphere<T> {
             min_uniform_weight: min_uniform,
             holds: worst <= tolerance && min_uniform >= -tolerance.to_f64_lossy(),
         })
+    }
+}
+
+impl<T: Scalar> crate::population::DatasetPopulation<T> {
+    /// The feasible set of the plug-in classifiers of η̂, per group (every
+    /// row in one group when `by_group` is false).
+    ///
+    /// # Errors
+    /// As [`FeasibleSet::new`].
+    pub fn feasible(&self, normalization: Normalization, by_group: bool) -> Result<FeasibleSet<T>> {
+        let groups = if by_group {
+            self.groups.clone()
+        } else {
+            vec![0; self.len()]
+        };
+        FeasibleSet::new(self.k, &self.scores, &self.mass, &groups, normalization)
+    }
+
+    /// Finds the query sphere in the feasible set (001 App. B.1; see
+    /// [`crate::geometry::feasible`]) and certifies it on `samples` random
+    /// points besides the 2q axis points.
+    ///
+    /// # Errors
+    /// As [`FeasibleSet::find_sphere`].
+    pub fn find_sphere(
+        &self,
+        normalization: Normalization,
+        by_group: bool,
+        samples: usize,
+        seed: u64,
+    ) -> Result<FoundSphere<T>> {
+        self.feasible(normalization, by_group)?
+            .find_sphere(samples, seed)
     }
 }

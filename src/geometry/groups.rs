@@ -60,9 +60,9 @@ pub fn rate_count(k: usize) -> usize {
 
 /// The 0-based index of the off-diagonal entry (i, j), i ≠ j (0-based
 /// classes), in the row-major order (1,2), (1,3), …, (1,k), (2,1), …:
-/// i·(k − 1) + j − [j > i]. `None` when i = j or a class is out of range.
+/// i·(k − 1) + j − \[j > i\]. `None` when i = j or a class is out of range.
 pub fn rate_index(k: usize, i: usize, j: usize) -> Option<usize> {
-    (i != j && i < k && j < k).then(|| i * (k - 1) + j - usize::from(j > i))
+    (i != j && i < k && j < k).then(|| crate::population::offdiag_index(k, i, j))
 }
 
 /// The entry (i, j) (0-based classes) at index `index` of the row-major
@@ -72,9 +72,7 @@ pub fn rate_entry(k: usize, index: usize) -> Option<(usize, usize)> {
     if k < 2 || index >= rate_count(k) {
         return None;
     }
-    let i = index / (k - 1);
-    let r = index % (k - 1);
-    Some((i, if r >= i { r + 1 } else { r }))
+    Some(crate::population::offdiag_pair(k, index))
 }
 
 /// o = (1/k)·1_q: the rates of the uniform random classifier, the centre of

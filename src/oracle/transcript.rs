@@ -166,7 +166,10 @@ impl Transcript {
 
     /// Parses a transcript file: an optional first line holding a JSON
     /// object with a `header` key (returned as is), then records as in
-    /// [`Transcript::from_jsonl`].
+    /// [`Transcript::from_jsonl`]. Lines that start with `{"check":` (a
+    /// person's check questions, see `driver::interview`) are skipped;
+    /// fields a record does not have (a person's side order and response
+    /// time) are ignored.
     ///
     /// # Errors
     /// [`Error::MalformedTranscript`] naming the first bad line (1-based).
@@ -184,6 +187,11 @@ impl Transcript {
                         continue;
                     }
                 }
+            }
+            // A person's check question (asked after the elicitation, not
+            // one of its queries) is read by the interview, not here.
+            if line.starts_with("{\"check\":") {
+                continue;
             }
             let record: Record =
                 serde_json::from_str(line).map_err(|e| Error::MalformedTranscript {

@@ -2,10 +2,10 @@
 //! part ([`crate::fit`]), the query classifiers and their confusions on the
 //! held-out part, with groups.
 
+use super::offdiag_index;
 use super::{Confusions, FiniteBinary, FiniteMulticlass, MulticlassPopulation};
 use crate::error::{Error, Result};
 use crate::fit::FittedDataset;
-use crate::geometry::feasible::{offdiag_index, FeasibleSet, FoundSphere, Normalization};
 use crate::scalar::Scalar;
 use nalgebra::{DMatrix, DVector};
 
@@ -17,8 +17,9 @@ use nalgebra::{DMatrix, DVector};
 /// * It is a [`MulticlassPopulation`] (002's RBO classifiers, DLPM);
 /// * [`DatasetPopulation::binary`] is a [`super::BinaryPopulation`] when
 ///   k = 2 (003's threshold classifiers, LPM/LFPM), with η̂ = P(Y = 1 | x);
-/// * [`DatasetPopulation::feasible`] is the feasible set of its plug-in
-///   classifiers, per group, for the sphere finder;
+/// * its feasible set (`DatasetPopulation::feasible`, in
+///   [`crate::geometry::feasible`]) is that of its plug-in classifiers, per
+///   group, for the sphere finder;
 /// * [`DatasetPopulation::confusion`], [`DatasetPopulation::rates`] and
 ///   [`DatasetPopulation::tau`] give any classifier's statistics.
 ///
@@ -41,13 +42,13 @@ use nalgebra::{DMatrix, DVector};
 /// ```
 #[derive(Debug)]
 pub struct DatasetPopulation<T: Scalar> {
-    k: usize,
+    pub(crate) k: usize,
     m: usize,
     confusions: Confusions,
-    scores: Vec<f64>,
-    mass: Vec<f64>,
+    pub(crate) scores: Vec<f64>,
+    pub(crate) mass: Vec<f64>,
     labels: Vec<usize>,
-    groups: Vec<usize>,
+    pub(crate) groups: Vec<usize>,
     multiclass: FiniteMulticlass<T>,
     binary: Option<FiniteBinary<T>>,
     /// Rows in the fit part, rows dropped for missing values, linfa's α.
@@ -298,37 +299,6 @@ impl<T: Scalar> DatasetPopulation<T> {
             }
         }
         t
-    }
-
-    /// The feasible set of the plug-in classifiers of η̂, per group (every
-    /// row in one group when `by_group` is false).
-    ///
-    /// # Errors
-    /// As [`FeasibleSet::new`].
-    pub fn feasible(&self, normalization: Normalization, by_group: bool) -> Result<FeasibleSet<T>> {
-        let groups = if by_group {
-            self.groups.clone()
-        } else {
-            vec![0; self.len()]
-        };
-        FeasibleSet::new(self.k, &self.scores, &self.mass, &groups, normalization)
-    }
-
-    /// Finds the query sphere in the feasible set (001 App. B.1; see
-    /// [`crate::geometry::feasible`]) and certifies it on `samples` random
-    /// points besides the 2q axis points.
-    ///
-    /// # Errors
-    /// As [`FeasibleSet::find_sphere`].
-    pub fn find_sphere(
-        &self,
-        normalization: Normalization,
-        by_group: bool,
-        samples: usize,
-        seed: u64,
-    ) -> Result<FoundSphere<T>> {
-        self.feasible(normalization, by_group)?
-            .find_sphere(samples, seed)
     }
 
     /// The off-diagonal vector (row-major without the diagonal) of a k × k

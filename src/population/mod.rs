@@ -133,3 +133,16 @@ impl<T: Scalar, P: BinaryPopulation<T> + ?Sized> BinaryPopulation<T> for &P {
         (**self).threshold_confusion(m11, m00, side)
     }
 }
+
+/// Off-diagonal index of (i, j), i ≠ j, row-major without the diagonal
+/// (the crate's layout of off-diagonal confusions and rates).
+pub fn offdiag_index(k: usize, i: usize, j: usize) -> usize {
+    i * (k - 1) + if j < i { j } else { j - 1 }
+}
+
+/// The (i, j) of an off-diagonal index.
+pub fn offdiag_pair(k: usize, index: usize) -> (usize, usize) {
+    let i = index / (k - 1);
+    let r = index % (k - 1);
+    (i, if r < i { r } else { r + 1 })
+}

@@ -377,8 +377,8 @@ fn unit(v: Vec<f64>) -> Vec<f64> {
 }
 
 /// A random 001 Def. 1 fair metric (the distribution 001 leaves open; the
-/// one of `shared/notes/001-fair.md` §9): a = unit(U[0,1]^q); b^{uv} =
-/// U[0,1]^q scaled by a U[0,1] mass per pair, then Σ‖b^{uv}‖₂ = 1;
+/// one of `shared/notes/001-fair.md` §9): a = unit(U\[0,1\]^q); b^{uv} =
+/// U\[0,1\]^q scaled by a U\[0,1\] mass per pair, then Σ‖b^{uv}‖₂ = 1;
 /// λ ~ U[0.1, 0.9].
 ///
 /// # Errors
@@ -414,7 +414,7 @@ pub fn random_fair(k: usize, m: usize, rng: &mut ChaCha8Rng) -> Result<Metric> {
 }
 
 /// A random 000 Def. 4 fair quadratic metric (the distribution 000 leaves
-/// open): a = unit(U[0,1]^k); B^{uv} = GGᵀ with G ~ U[0,1]^{k×k} (PSD),
+/// open): a = unit(U\[0,1\]^k); B^{uv} = GGᵀ with G ~ U\[0,1\]^{k×k} (PSD),
 /// scaled so that ½Σ‖B^{uv}‖_F = 1; λ ~ U[0.1, 0.9].
 ///
 /// # Errors
@@ -468,7 +468,7 @@ pub fn fair_quadratic_as_given(a: Vec<f64>, b: Vec<Vec<Vec<f64>>>, lambda: f64) 
 }
 
 /// Random weights in the same order as `truth`'s ("w-acc." of 001 Table 2):
-/// sorted U[0,1] draws assigned by the rank of each true weight, then
+/// sorted U\[0,1\] draws assigned by the rank of each true weight, then
 /// scaled to the truth's ℓ2 norm.
 fn weighted_like(truth: &[f64], rng: &mut ChaCha8Rng) -> Vec<f64> {
     let mut draws: Vec<f64> = truth.iter().map(|_| rng.random()).collect();
@@ -815,7 +815,7 @@ fn fair_quadratic(truth: &Metric, rates: Rates) -> Result<Option<FairQuadraticMe
     FairQuadraticMetric::new(t.a().clone(), t.b().to_vec(), *t.lambda(), rates).map(Some)
 }
 
-/// Fair QPME (000 Alg. 4, the paper setting of [`super::quadratic::fair_paper`]) with a
+/// Fair QPME (000 Alg. 4, the paper setting of `super::quadratic::fair_paper`) with a
 /// simulated oracle of a 000 Def. 4 truth in diagonal rates, on the data
 /// set's query sphere (k = 2) with its τ; `None` for another kind of truth.
 ///

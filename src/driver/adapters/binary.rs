@@ -8,6 +8,8 @@ use crate::driver::adapter::{
     linear_words, lossy, significant, table, Adapter, Family, Report, View,
 };
 use crate::driver::build;
+use crate::driver::panels;
+use crate::driver::present::{times, Names, Panel, Shape, Summary};
 use crate::driver::rank::{
     binary_confusion, ClassifierStatistics, Metric as RankMetric, Parameters, PoolStatistics,
     Rankability, Rankable, Statistic,
@@ -128,6 +130,151 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
     fn view(&self, point: &BinaryConfusion<T>) -> View {
         view::binary(point, &self.0.population().zeta())
     }
+
+    fn shape(&self) -> Shape {
+        BINARY_SHAPE
+    }
+
+    fn panel(&self, point: &BinaryConfusion<T>, names: &Names) -> Option<Panel> {
+        Some(binary_panel(self.0.population(), point, names))
+    }
+
+    fn elicited_metric(&self, est: &LpmEstimate<T>) -> Option<Lpm<T>> {
+        Lpm::new(est.m11.clone(), est.m00.clone(), T::int(0)).ok()
+    }
+
+    fn summary(&self, est: &LpmEstimate<T>, names: &Names) -> Option<Summary> {
+        let (lo, hi) = est.search.consistent.bounds();
+        let (lo, hi) = (lo.to_f64_lossy(), hi.to_f64_lossy());
+        let (m11, m00) = (est.m11.to_f64_lossy(), est.m00.to_f64_lossy());
+        let mut undetermined = Vec::new();
+        if lo <= hi {
+            // m = (cos θ, sin θ): the cost ratio m11/m00 = cot θ.
+            let (a, b) = (1.0 / hi.tan(), 1.0 / lo.tan());
+            undetermined.push(format!(
+                "Your answers leave the cost of a missed {} between {} and {} false alarms.",
+                names.class(0),
+                ratio_text(a),
+                ratio_text(b)
+            ));
+        } else {
+            undetermined.push(
+                "Some of your answers contradict each other; the sentence is the middle of where they point."
+                    .into(),
+            );
+        }
+        Some(Summary {
+            sentence: binary_sentence(names, m11, m00, ""),
+            undetermined,
+            picture: Some(binary_picture(
+                self.0.population(),
+                names,
+                m11,
+                m00,
+                &est.search.confusion,
+            )),
+        })
+    }
+}
+
+/// The classes of the binary procedures (the positive class named first).
+const BINARY_SHAPE: Shape = Shape {
+    classes: Some(2),
+    groups: None,
+    binary: true,
+};
+
+/// A binary confusion in the task's words.
+fn binary_panel<T: Scalar, P: crate::population::BinaryPopulation<T> + ?Sized>(
+    population: &P,
+    point: &BinaryConfusion<T>,
+    names: &Names,
+) -> Panel {
+    panels::binary(
+        names,
+        point.tp.to_f64_lossy(),
+        point.tn.to_f64_lossy(),
+        population.zeta().to_f64_lossy(),
+    )
+}
+
+/// A ratio to two significant digits.
+fn ratio_text(x: f64) -> String {
+    if !x.is_finite() || x > 1e6 {
+        "any number of".into()
+    } else if x >= 10.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// The trade-off of a utility w_tp·TP + w_tn·TN in words: a missed
+/// positive loses w_tp, a false alarm w_tn.
+fn binary_sentence(names: &Names, w_tp: f64, w_tn: f64, qualifier: &str) -> String {
+    let (pos, neg) = (names.class(0), names.class(1));
+    let missed = format!("a missed {pos} (a {pos} case labelled {neg})");
+    let alarm = format!("a false alarm (a {neg} case labelled {pos})");
+    let lead = if qualifier.is_empty() {
+        String::new()
+    } else {
+        format!("{qualifier}, ")
+    };
+    let text = if w_tp <= 0.0 && w_tn <= 0.0 {
+        format!("{lead}your answers prefer classifiers with more mistakes: the elicited weights are {w_tp:.3} on found {pos} and {w_tn:.3} on correct {neg} cases")
+    } else if w_tn <= 1e-9 * w_tp.abs() {
+        format!("{lead}only found {pos} cases matter to you: false alarms cost nothing")
+    } else if w_tp <= 1e-9 * w_tn.abs() {
+        format!("{lead}only correct {neg} cases matter to you: missed {pos} cases cost nothing")
+    } else if w_tp >= w_tn {
+        format!("{lead}{missed} costs {} {alarm}", times(w_tp / w_tn))
+    } else {
+        format!("{lead}{alarm} costs {} {missed}", times(w_tn / w_tp))
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => format!("{}{}.", c.to_uppercase(), chars.as_str()),
+        None => text,
+    }
+}
+
+/// The achievable (TP, TN) region of a binary population in counts of
+/// `per` cases (its upper boundary ∂C+ and the lower ∂C−), the elicited
+/// weights and the best classifier: the page draws the region and the
+/// metric's iso-lines over it.
+fn binary_picture<T: Scalar, P: crate::population::BinaryPopulation<T> + ?Sized>(
+    population: &P,
+    names: &Names,
+    w_tp: f64,
+    w_tn: f64,
+    best: &BinaryConfusion<T>,
+) -> Value {
+    let zeta = population.zeta();
+    let per = f64::from(names.per);
+    let n = 48;
+    let mut upper = Vec::new();
+    for i in 0..=n {
+        let theta = T::frac_pi_2() * T::from_f64_exact(i as f64 / n as f64);
+        if let Ok(c) = crate::geometry::binary::boundary_point(population, &theta) {
+            upper.push(c);
+        }
+    }
+    let mut region: Vec<[f64; 2]> = upper
+        .iter()
+        .map(|c| [per * c.tp.to_f64_lossy(), per * c.tn.to_f64_lossy()])
+        .collect();
+    region.extend(upper.iter().map(|c| {
+        let l = c.complement(&zeta);
+        [per * l.tp.to_f64_lossy(), per * l.tn.to_f64_lossy()]
+    }));
+    json!({
+        "kind": "binary",
+        "x": format!("{} found, of {} {}", names.class(0), names.per, names.cases),
+        "y": format!("{} correct, of {} {}", names.class(1), names.per, names.cases),
+        "region": region,
+        "weights": [w_tp, w_tn],
+        "best": [per * best.tp.to_f64_lossy(), per * best.tn.to_f64_lossy()],
+    })
 }
 
 /// The spec's own fields of `binary-lfpm` (003 §5.2).
@@ -271,7 +418,51 @@ macro_rules! lfpm_adapter_items {
         fn view(&self, point: &BinaryConfusion<T>) -> View {
             view::binary(point, &self.0.population().zeta())
         }
+
+        fn shape(&self) -> Shape {
+            BINARY_SHAPE
+        }
+
+        fn panel(&self, point: &BinaryConfusion<T>, names: &Names) -> Option<Panel> {
+            Some(binary_panel(self.0.population(), point, names))
+        }
+
+        fn elicited_metric(&self, est: &LfpmEstimate<T>) -> Option<Lfpm<T>> {
+            Some(est.metric.clone())
+        }
+
+        fn summary(&self, est: &LfpmEstimate<T>, names: &Names) -> Option<Summary> {
+            lfpm_summary(self.0.population(), est, names)
+        }
     };
+}
+
+/// An LFPM for a person: its local trade-off at the best classifier found
+/// (the gradient of the ratio there), and the picture.
+fn lfpm_summary<T: Scalar, P: crate::population::BinaryPopulation<T> + ?Sized>(
+    population: &P,
+    est: &LfpmEstimate<T>,
+    names: &Names,
+) -> Option<Summary> {
+    let m = &est.metric;
+    let f = |x: &T| x.to_f64_lossy();
+    let c = &est.upper.confusion;
+    let (tp, tn) = (f(&c.tp), f(&c.tn));
+    let num = f(&m.p11) * tp + f(&m.p00) * tn;
+    let den = f(&m.q11) * tp + f(&m.q00) * tn + f(&m.q0);
+    if den == 0.0 || !den.is_finite() {
+        return None;
+    }
+    let g_tp = (f(&m.p11) * den - num * f(&m.q11)) / (den * den);
+    let g_tn = (f(&m.p00) * den - num * f(&m.q00)) / (den * den);
+    Some(Summary {
+        sentence: format!(
+            "{} Your metric is a ratio (like an F-score), so this trade-off changes from one classifier to another.",
+            binary_sentence(names, g_tp, g_tn, "near the best classifier your answers point to")
+        ),
+        undetermined: Vec::new(),
+        picture: Some(binary_picture(population, names, g_tp, g_tn, c)),
+    })
 }
 
 /// `binary-lfpm`: 003 §5.2 (Alg. 1, Alg. 2, Alg. 3).

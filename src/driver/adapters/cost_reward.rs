@@ -1,8 +1,10 @@
 //! The `cost-reward` adapter: 004 Alg. 1 ([`CostReward`]) over a spec's
 //! k-class population and its named cost and reward attributes.
 
-use crate::driver::adapter::{Adapter, Family, Report, View};
+use crate::driver::adapter::{f64s, Adapter, Family, Report, View};
 use crate::driver::build;
+use crate::driver::panels;
+use crate::driver::present::{Better, Names, Panel, Row, Section, Shape, Summary};
 use crate::driver::rank::{
     ClassifierStatistics, Metric as RankMetric, Parameters, PoolStatistics, Rankability, Rankable,
     Statistic,
@@ -37,7 +39,7 @@ pub struct CostRewardFields {
 /// `csv` or a `dataset`. The simulated oracle's `metric` is a table:
 /// `accuracy` (k weights) and one weight per attribute name; `elicited`
 /// has the same keys.
-pub struct CostRewardAdapter<T: Scalar>(CostReward<T>);
+pub struct CostRewardAdapter<T: Scalar>(CostReward<T>, Vec<Option<String>>);
 
 /// A weight vector as the spec's table: `accuracy` and one entry per
 /// attribute name.
@@ -116,9 +118,11 @@ impl<T: Scalar> Adapter<T> for CostRewardAdapter<T> {
             reference,
             ..CostRewardSettings::paper(search.eps, search.strategy)
         };
-        Ok(CostRewardAdapter(CostReward::with_population(
-            population, attributes, settings,
-        )?))
+        let units = fields.attributes.iter().map(|a| a.unit.clone()).collect();
+        Ok(CostRewardAdapter(
+            CostReward::with_population(population, attributes, settings)?,
+            units,
+        ))
     }
 
     fn algorithm(&self) -> &CostReward<T> {
@@ -302,6 +306,106 @@ impl<T: Scalar> Adapter<T> for CostRewardAdapter<T> {
             title: "per-class accuracy and attributes (larger accuracy and reward, smaller cost magnitude, are better)".into(),
             rows,
         }
+    }
+    fn shape(&self) -> Shape {
+        Shape {
+            classes: Some(self.0.population().classes()),
+            ..Shape::default()
+        }
+    }
+
+    fn panel(&self, point: &Statistics<T>, names: &Names) -> Option<Panel> {
+        let d: Vec<f64> = f64s(point.d.iter());
+        let priors: Vec<f64> = f64s(self.0.population().priors().iter());
+        let mut panel = panels::diagonal(names, &d, Some(&priors));
+        let rows = self
+            .0
+            .attributes()
+            .iter()
+            .zip(point.attributes.iter())
+            .zip(&self.1)
+            .map(|((a, v), unit)| {
+                let span = a.span().to_f64_lossy().abs().max(1e-12);
+                let decimals = (2 - span.log10().floor() as i32).clamp(0, 6) as u8;
+                Row {
+                    label: match unit {
+                        Some(u) => format!("{} ({u})", a.name),
+                        None => a.name.clone(),
+                    },
+                    value: v.to_f64_lossy(),
+                    decimals,
+                    of: None,
+                    better: match a.kind {
+                        Kind::Cost => Better::Lower,
+                        Kind::Reward => Better::Higher,
+                    },
+                }
+            })
+            .collect();
+        panel.sections.push(Section {
+            title: "Other qualities".into(),
+            rows,
+            matrix: None,
+        });
+        Some(panel)
+    }
+
+    fn elicited_metric(&self, est: &CostRewardEstimate<T>) -> Option<CostRewardMetric<T>> {
+        let clip = |v: &DVector<T>| v.map(|x| if x < T::int(0) { T::int(0) } else { x });
+        CostRewardMetric::normalized(clip(&est.accuracy), clip(&est.attributes)).ok()
+    }
+
+    fn summary(&self, est: &CostRewardEstimate<T>, names: &Names) -> Option<Summary> {
+        let a: Vec<f64> = f64s(est.accuracy.iter());
+        let top = (0..a.len())
+            .max_by(|i, j| {
+                a[*i]
+                    .partial_cmp(&a[*j])
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .unwrap_or(0);
+        let per = f64::from(names.per);
+        let mut parts = vec![format!(
+            "Getting a {} case right matters most among the classes",
+            names.class(top)
+        )];
+        for ((attr, w), unit) in self
+            .0
+            .attributes()
+            .iter()
+            .zip(est.attributes.iter())
+            .zip(&self.1)
+        {
+            let w = w.to_f64_lossy();
+            if a[top] <= 0.0 {
+                continue;
+            }
+            // One more correct case of `per` adds a/per; one unit of the
+            // attribute adds w.
+            let cases = w / (a[top] / per);
+            let unit = unit.clone().unwrap_or_else(|| "unit".into());
+            parts.push(match attr.kind {
+                Kind::Cost => format!(
+                    "cutting {} by one {unit} is worth {:.2} more correct {} cases of {}",
+                    attr.name,
+                    cases,
+                    names.class(top),
+                    names.per
+                ),
+                Kind::Reward => format!(
+                    "one more {unit} of {} is worth {:.2} more correct {} cases of {}",
+                    attr.name,
+                    cases,
+                    names.class(top),
+                    names.per
+                ),
+            });
+        }
+        Some(Summary {
+            sentence: format!("{}.", parts.join("; ")),
+            undetermined: Vec::new(),
+            picture: None,
+        })
     }
 }
 

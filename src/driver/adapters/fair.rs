@@ -2,8 +2,10 @@
 //! `groups` population ([`build::groups`]); the fair metric's table in
 //! specs and results.
 
-use crate::driver::adapter::{Adapter, Family, Report, View};
+use crate::driver::adapter::{f64s, Adapter, Family, Report, View};
 use crate::driver::build;
+use crate::driver::panels;
+use crate::driver::present::{percent, Names, Panel, Shape, Summary};
 use crate::driver::rank::{
     ClassifierStatistics, Metric as RankMetric, Parameters, PoolStatistics, Rankability, Rankable,
     Statistic,
@@ -305,6 +307,125 @@ impl<T: Scalar> Adapter<T> for FpmeAdapter<T> {
             title: "error rates per group, in % of the actual class: P(predicted j | actual i, group g); '-' marks correct predictions".into(),
             rows,
         }
+    }
+    fn shape(&self) -> Shape {
+        let g = self.0.groups();
+        Shape {
+            classes: Some(g.classes()),
+            groups: Some(g.groups()),
+            binary: false,
+        }
+    }
+
+    fn panel(&self, point: &GroupRates<T>, names: &Names) -> Option<Panel> {
+        let g = self.0.groups();
+        let rates: Vec<Vec<f64>> = (0..point.groups())
+            .map(|u| point.group(u).iter().map(|x| x.to_f64_lossy()).collect())
+            .collect();
+        Some(panels::rates(names, g.classes(), false, &rates))
+    }
+
+    fn elicited_metric(&self, est: &FpmeEstimate<T>) -> Option<BoundFair<T>> {
+        let clip = |v: &DVector<T>| v.map(|x| if x < T::int(0) { T::int(0) } else { x });
+        let metric = FairMetric::normalized(
+            clip(&est.a),
+            est.b.iter().map(clip).collect(),
+            est.lambda.clone(),
+        )
+        .ok()?;
+        metric.bind(self.0.groups()).ok()
+    }
+
+    fn summary(&self, est: &FpmeEstimate<T>, names: &Names) -> Option<Summary> {
+        let k = self.0.groups().classes();
+        let m = self.0.groups().groups();
+        Some(fair_summary(
+            names,
+            k,
+            m,
+            &f64s(est.a.iter()),
+            &est.b.iter().map(|b| f64s(b.iter())).collect::<Vec<_>>(),
+            est.lambda.to_f64_lossy(),
+        ))
+    }
+}
+
+/// The name of off-diagonal rate `idx` of k classes: "a X case labelled Y".
+pub(crate) fn mistake_name(names: &Names, k: usize, idx: usize) -> String {
+    match crate::geometry::groups::rate_entry(k, idx) {
+        Some((i, j)) => format!("a {} case labelled {}", names.class(i), names.class(j)),
+        None => format!("rate {}", idx + 1),
+    }
+}
+
+/// A fair metric (a cost: errors weighted by a, and the groups' differences
+/// weighted by b, traded by λ) for a person.
+pub(crate) fn fair_summary(
+    names: &Names,
+    k: usize,
+    m: usize,
+    a: &[f64],
+    b: &[Vec<f64>],
+    lambda: f64,
+) -> Summary {
+    let argmax = |v: &[f64]| {
+        (0..v.len())
+            .max_by(|i, j| {
+                v[*i]
+                    .partial_cmp(&v[*j])
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .unwrap_or(0)
+    };
+    let worst = argmax(a);
+    let mut sentence = format!(
+        "Mistakes weigh {} and unfairness (a difference between the groups' rates) {} in your choices. The costliest mistake is {}",
+        percent(1.0 - lambda),
+        percent(lambda),
+        mistake_name(names, k, worst)
+    );
+    let second = (0..a.len()).filter(|i| *i != worst).max_by(|i, j| {
+        a[*i]
+            .partial_cmp(&a[*j])
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    if let Some(s) = second {
+        if a[worst] > 0.0 {
+            sentence.push_str(&format!(
+                " ({} the next, {})",
+                crate::driver::present::times(a[worst] / a[s].max(1e-12)),
+                mistake_name(names, k, s)
+            ));
+        }
+    }
+    sentence.push('.');
+    let pair_names = pairs(m);
+    let mut best: Option<(usize, usize, f64)> = None;
+    for (p, bp) in b.iter().enumerate() {
+        for (i, v) in bp.iter().enumerate() {
+            if best.is_none_or(|(_, _, w)| *v > w) {
+                best = Some((p, i, *v));
+            }
+        }
+    }
+    if let Some((p, i, _)) = best {
+        let (u, v) = pair_names[p];
+        sentence.push_str(&format!(
+            " The unfairness that costs most: {} and {} differing in {}.",
+            names.group(u),
+            names.group(v),
+            mistake_name(names, k, i).replacen("a ", "how often ", 1)
+        ));
+    }
+    Summary {
+        sentence,
+        undetermined: Vec::new(),
+        picture: Some(json!({
+            "kind": "fair",
+            "lambda": lambda,
+            "mistakes": (0..a.len()).map(|i| mistake_name(names, k, i)).collect::<Vec<_>>(),
+            "a": a,
+        })),
     }
 }
 

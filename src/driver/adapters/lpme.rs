@@ -3,8 +3,12 @@
 //! orthant is known), both [`Lpme`] over the query sphere a spec's
 //! population gives ([`build::sphere`]).
 
-use crate::driver::adapter::{exact_list, linear_words, lossy_list, Adapter, Family, Report, View};
+use crate::driver::adapter::{
+    exact_list, f64s, linear_words, lossy_list, Adapter, Family, Report, View,
+};
 use crate::driver::build;
+use crate::driver::panels;
+use crate::driver::present::{Names, Panel, Shape, Summary};
 use crate::driver::rank::{linear_on, Metric as RankMetric, Parameters, Rankability, Statistic};
 use crate::driver::spec::{num_list_of, PopulationSpec};
 use crate::driver::view;
@@ -44,6 +48,8 @@ pub struct SphereSpace<T: Scalar> {
     pub lpme: Lpme<T>,
     /// k when the coordinates are off-diagonal confusions.
     pub classes: Option<usize>,
+    /// The class priors, when known (for showing a point to a person).
+    pub priors: Option<Vec<f64>>,
 }
 
 impl<T: Scalar> SphereSpace<T> {
@@ -64,7 +70,7 @@ impl<T: Scalar> SphereSpace<T> {
         if cycles == 0 {
             return Err(Error::invalid("cycles", "must be at least 1"));
         }
-        let (sphere, classes) = build::sphere::<T>(population, name)?;
+        let (sphere, classes, priors) = build::sphere_with_priors::<T>(population, name)?;
         let settings = LpmeSettings {
             cycles,
             orthant: orthant(sphere.dim()),
@@ -75,6 +81,7 @@ impl<T: Scalar> SphereSpace<T> {
         Ok(SphereSpace {
             lpme: Lpme::new(sphere, settings),
             classes,
+            priors: priors.map(|p| f64s(p.iter())),
         })
     }
 
@@ -136,6 +143,95 @@ impl<T: Scalar> SphereSpace<T> {
         report
     }
 
+    /// A point in the task's words: correct per class and the k × k
+    /// mistakes, when the coordinates are off-diagonal confusions.
+    pub fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
+        let k = self.classes?;
+        let z: Vec<f64> = f64s(point.iter());
+        Some(panels::mistakes(names, k, &z, self.priors.as_deref()))
+    }
+
+    /// The costs of the k × k mistakes in words (or the weights of the
+    /// coordinates).
+    pub fn summary(&self, est: &LpmeEstimate<T>, names: &Names) -> Summary {
+        let a: Vec<f64> = f64s(est.a.iter());
+        let name = |i: usize| match self.classes {
+            Some(k) => {
+                let (row, col) = (i / (k - 1), i % (k - 1));
+                let col = if col >= row { col + 1 } else { col };
+                format!("a {} case labelled {}", names.class(row), names.class(col))
+            }
+            None => format!("coordinate x{}", i + 1),
+        };
+        let mut order: Vec<usize> = (0..a.len()).collect();
+        order.sort_by(|i, j| {
+            a[*i]
+                .partial_cmp(&a[*j])
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        let costs: Vec<usize> = order.iter().copied().filter(|i| a[*i] < 0.0).collect();
+        let mut sentence = match costs.first() {
+            Some(&worst) => {
+                let rest: Vec<String> = costs[1..]
+                    .iter()
+                    .take(4)
+                    .map(|i| format!("{} {:.2} of it", name(*i), a[*i] / a[worst]))
+                    .collect();
+                format!(
+                    "The costliest mistake for you is {}{}.",
+                    name(worst),
+                    if rest.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; relative to it: {}", rest.join(", "))
+                    }
+                )
+            }
+            None => "None of these mistakes costs you anything by your answers.".into(),
+        };
+        let gains: Vec<String> = order
+            .iter()
+            .rev()
+            .filter(|i| a[**i] > 0.0)
+            .map(|i| name(*i))
+            .collect();
+        if !gains.is_empty() && self.classes.is_some() {
+            sentence.push_str(&format!(
+                " Your answers favour more of: {} (a metric that rewards a mistake is unusual; check the answers).",
+                gains.join(", ")
+            ));
+        }
+        let undetermined = est
+            .consistent
+            .iter()
+            .enumerate()
+            .filter_map(|(j, c)| {
+                let (lo, hi) = c.bounds();
+                let (lo, hi) = (lo.to_f64_lossy(), hi.to_f64_lossy());
+                (lo > hi).then(|| format!("Answers about angle {} contradict each other.", j + 1))
+            })
+            .collect();
+        Summary {
+            sentence,
+            undetermined,
+            picture: self.classes.map(|k| {
+                let mut it = a.iter();
+                let cells: Vec<Vec<Option<f64>>> = (0..k)
+                    .map(|i| {
+                        (0..k)
+                            .map(|j| if i == j { None } else { it.next().copied() })
+                            .collect()
+                    })
+                    .collect();
+                json!({
+                    "kind": "costs",
+                    "labels": (0..k).map(|i| names.class(i)).collect::<Vec<_>>(),
+                    "weights": cells,
+                })
+            }),
+        }
+    }
+
     /// A point shown as a k×k matrix of mistakes, or as coordinates.
     pub fn view(&self, point: &DVector<T>) -> View {
         match self.classes {
@@ -178,6 +274,25 @@ macro_rules! sphere_adapter_items {
 
         fn view(&self, point: &DVector<T>) -> View {
             self.0.view(point)
+        }
+
+        fn shape(&self) -> Shape {
+            Shape {
+                classes: self.0.classes,
+                ..Shape::default()
+            }
+        }
+
+        fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
+            self.0.panel(point, names)
+        }
+
+        fn elicited_metric(&self, est: &LpmeEstimate<T>) -> Option<Linear<T>> {
+            Some(Linear(est.a.clone()))
+        }
+
+        fn summary(&self, est: &LpmeEstimate<T>, names: &Names) -> Option<Summary> {
+            Some(self.0.summary(est, names))
         }
     };
 }

@@ -1,8 +1,12 @@
 //! The `dlpm` adapter: 002 Alg. 1 ([`Dlpm`]) over the faces (r, i) of the
 //! diagonal confusions of a spec's k-class population.
 
-use crate::driver::adapter::{exact_list, linear_words, lossy_list, Adapter, Family, Report, View};
+use crate::driver::adapter::{
+    exact_list, f64s, linear_words, lossy_list, Adapter, Family, Report, View,
+};
 use crate::driver::build;
+use crate::driver::panels;
+use crate::driver::present::{Names, Panel, Shape, Summary};
 use crate::driver::rank::{linear_on, Metric as RankMetric, Parameters, Rankability, Statistic};
 use crate::driver::spec::{num_list_of, PopulationSpec};
 use crate::driver::view;
@@ -136,6 +140,96 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
 
     fn view(&self, point: &DVector<T>) -> View {
         view::diagonal(point)
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            classes: Some(self.0.population().classes()),
+            ..Shape::default()
+        }
+    }
+
+    fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
+        let d: Vec<f64> = f64s(point.iter());
+        let priors: Vec<f64> = f64s(self.0.population().priors().iter());
+        let mut panel = panels::diagonal(names, &d, Some(&priors));
+        // A face's classifiers predict two classes only.
+        let used: Vec<String> = (0..d.len())
+            .filter(|i| d[*i] > 0.0)
+            .map(|i| names.class(i))
+            .collect();
+        if used.len() < d.len() {
+            panel.what = Some(format!("labels every case {}", used.join(" or ")));
+        }
+        Some(panel)
+    }
+
+    fn elicited_metric(&self, est: &DlpmEstimate<T>) -> Option<Linear<T>> {
+        Some(Linear(est.a.clone()))
+    }
+
+    fn summary(&self, est: &DlpmEstimate<T>, names: &Names) -> Option<Summary> {
+        let a: Vec<f64> = f64s(est.a.iter());
+        let priors: Vec<f64> = f64s(self.0.population().priors().iter());
+        let bounds: Vec<(f64, f64)> = est
+            .bounds
+            .iter()
+            .map(|(lo, hi)| (lo.to_f64_lossy(), hi.to_f64_lossy()))
+            .collect();
+        Some(weights_summary(names, &a, &priors, &bounds))
+    }
+}
+
+/// A diagonal linear metric for a person: which class's correct cases
+/// matter most, and by how much, relative to the largest weight.
+fn weights_summary(names: &Names, a: &[f64], _priors: &[f64], bounds: &[(f64, f64)]) -> Summary {
+    let mut order: Vec<usize> = (0..a.len()).collect();
+    order.sort_by(|i, j| {
+        a[*j]
+            .partial_cmp(&a[*i])
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let top = order[0];
+    let rest: Vec<String> = order[1..]
+        .iter()
+        .map(|i| {
+            if a[top] > 0.0 {
+                format!(
+                    "a {} case counts {:.2} as much",
+                    names.class(*i),
+                    a[*i] / a[top]
+                )
+            } else {
+                format!("{}: weight {:.3}", names.class(*i), a[*i])
+            }
+        })
+        .collect();
+    let sentence = format!(
+        "Getting a {} case right matters most to you; {}.",
+        names.class(top),
+        rest.join(", ")
+    );
+    let undetermined = bounds
+        .iter()
+        .enumerate()
+        .filter(|(_, (lo, hi))| hi - lo > 0.1)
+        .map(|(i, (lo, hi))| {
+            format!(
+                "The weight of {} lies anywhere between {:.2} and {:.2} (normalized weights).",
+                names.class(i),
+                lo,
+                hi
+            )
+        })
+        .collect();
+    Summary {
+        sentence,
+        undetermined,
+        picture: Some(json!({
+            "kind": "weights",
+            "labels": (0..a.len()).map(|i| names.class(i)).collect::<Vec<_>>(),
+            "weights": a,
+        })),
     }
 }
 

@@ -21,8 +21,10 @@
 //! `lambda`; cubic adds `C` (q × q × q, symmetric). The report's
 //! `elicited` has the same keys.
 
-use crate::driver::adapter::{Adapter, Family, Report, View};
+use crate::driver::adapter::{f64s, Adapter, Family, Report, View};
 use crate::driver::build;
+use crate::driver::panels;
+use crate::driver::present::{percent, Names, Panel, Shape, Summary};
 use crate::driver::rank::{
     ClassifierStatistics, Metric as RankMetric, On, Parameters, PoolStatistics, Rankability,
     Rankable, Statistic,
@@ -235,6 +237,108 @@ fn words_quadratic<T: Scalar>(a: &DVector<T>, b: &DMatrix<T>) -> String {
     format!("phi(r) = {} {}", lin.join(" "), quad.join(" "))
 }
 
+// ---- person-facing helpers --------------------------------------------------
+
+/// The classes a rate vector of q entries shows.
+fn rate_classes(q: usize, rates: Rates) -> usize {
+    match rates {
+        Rates::Diagonal => q,
+        Rates::General => view::classes_of(q).unwrap_or(q),
+    }
+}
+
+/// Names of the q rates, in the task's words.
+fn rate_names(names: &Names, q: usize, rates: Rates) -> Vec<String> {
+    match rates {
+        Rates::Diagonal => (0..q)
+            .map(|i| format!("a correctly labelled {} case", names.class(i)))
+            .collect(),
+        Rates::General => {
+            let k = rate_classes(q, rates);
+            (0..q)
+                .map(|idx| format!("one fewer {}", super::fair::mistake_name(names, k, idx)))
+                .collect()
+        }
+    }
+}
+
+/// A rate vector (or one per group) in the task's words.
+fn rates_panel(names: &Names, rates: Rates, groups: &[Vec<f64>]) -> Panel {
+    let q = groups.first().map_or(0, Vec::len);
+    panels::rates(
+        names,
+        rate_classes(q, rates),
+        rates == Rates::Diagonal,
+        groups,
+    )
+}
+
+/// A smooth metric's local trade-off: its gradient at the centre of the
+/// classifiers shown, in words (general rates are mistakes: their gradient
+/// is negated so that "worth" reads as "fewer").
+fn gradient_sentence(names: &Names, rates: Rates, gradient: &[f64]) -> String {
+    let q = gradient.len();
+    let labels = rate_names(names, q, rates);
+    let worth: Vec<f64> = match rates {
+        Rates::Diagonal => gradient.to_vec(),
+        Rates::General => gradient.iter().map(|g| -g).collect(),
+    };
+    let mut order: Vec<usize> = (0..q).collect();
+    order.sort_by(|i, j| {
+        worth[*j]
+            .partial_cmp(&worth[*i])
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let top = order[0];
+    if worth[top] <= 0.0 {
+        return "Near the middle of the classifiers shown, your answers value none of these rates (the elicited metric decreases in all of them).".into();
+    }
+    let rest: Vec<String> = order[1..]
+        .iter()
+        .take(4)
+        .map(|i| {
+            if worth[*i] > 0.0 {
+                format!(
+                    "{} is worth {:.2} of it",
+                    labels[*i],
+                    worth[*i] / worth[top]
+                )
+            } else {
+                format!("{} is worth nothing to you", labels[*i])
+            }
+        })
+        .collect();
+    format!(
+        "Near the middle of the classifiers shown, {} is worth most to you{}{}. The metric is curved, so these weights change away from the middle.",
+        labels[top],
+        if rest.is_empty() { "" } else { "; " },
+        rest.join(", ")
+    )
+}
+
+fn group_rates<T: Scalar>(point: &GroupRates<T>) -> Vec<Vec<f64>> {
+    (0..point.groups())
+        .map(|g| point.group(g).iter().map(f).collect())
+        .collect()
+}
+
+fn groups_shape<T: Scalar>(groups: &Groups<T>) -> Shape {
+    Shape {
+        classes: Some(rate_classes(groups.dim(), groups.rates())),
+        groups: Some(groups.groups()),
+        binary: false,
+    }
+}
+
+/// λ in words, with the costliest part of a.
+fn tradeoff_sentence(lambda: f64) -> String {
+    format!(
+        "Mistakes weigh {} and unfairness (differences between the groups' rates) {} in your choices.",
+        percent(1.0 - lambda),
+        percent(lambda)
+    )
+}
+
 // ---- qpme -------------------------------------------------------------------
 
 /// The spec's own fields of `qpme`.
@@ -361,6 +465,31 @@ impl<T: Scalar> Adapter<T> for QpmeAdapter<T> {
 
     fn view(&self, point: &DVector<T>) -> View {
         view::rates(point, self.rates)
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            classes: Some(rate_classes(self.qpme.design().dim(), self.rates)),
+            ..Shape::default()
+        }
+    }
+
+    fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
+        Some(rates_panel(names, self.rates, &[f64s(point.iter())]))
+    }
+
+    fn elicited_metric(&self, est: &QpmeEstimate<T>) -> Option<QuadraticMetric<T>> {
+        QuadraticMetric::new(est.a.clone(), est.b.clone()).ok()
+    }
+
+    fn summary(&self, est: &QpmeEstimate<T>, names: &Names) -> Option<Summary> {
+        let c = self.qpme.design().sphere().center().clone();
+        let g = &est.a + &est.b * &c;
+        Some(Summary {
+            sentence: gradient_sentence(names, self.rates, &f64s(&g)),
+            undetermined: Vec::new(),
+            picture: None,
+        })
     }
 }
 
@@ -626,6 +755,65 @@ impl<T: Scalar> Adapter<T> for FairQpmeAdapter<T> {
     fn view(&self, point: &GroupRates<T>) -> View {
         view::groups_rates(self.0.groups(), point)
     }
+
+    fn shape(&self) -> Shape {
+        groups_shape(self.0.groups())
+    }
+
+    fn panel(&self, point: &GroupRates<T>, names: &Names) -> Option<Panel> {
+        Some(rates_panel(
+            names,
+            self.0.groups().rates(),
+            &group_rates(point),
+        ))
+    }
+
+    fn elicited_metric(&self, est: &FairEstimate<T>) -> Option<FairQuadraticTruth<T>> {
+        let groups = self.0.groups();
+        let metric = FairQuadraticMetric::new(
+            est.a.clone(),
+            est.b.clone(),
+            est.lambda.clone(),
+            groups.rates(),
+        )
+        .ok()?;
+        Some(FairQuadraticTruth {
+            metric,
+            groups: groups.clone(),
+        })
+    }
+
+    fn summary(&self, est: &FairEstimate<T>, names: &Names) -> Option<Summary> {
+        let groups = self.0.groups();
+        // The class part is a cost on the errors 1 - r (diagonal) or r.
+        let errors: Vec<f64> = f64s(&est.a);
+        let labels: Vec<String> = match groups.rates() {
+            Rates::Diagonal => (0..errors.len())
+                .map(|i| format!("a mistake on a {} case", names.class(i)))
+                .collect(),
+            Rates::General => (0..errors.len())
+                .map(|i| {
+                    super::fair::mistake_name(names, rate_classes(errors.len(), Rates::General), i)
+                })
+                .collect(),
+        };
+        let worst = (0..errors.len())
+            .max_by(|i, j| {
+                errors[*i]
+                    .partial_cmp(&errors[*j])
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .unwrap_or(0);
+        Some(Summary {
+            sentence: format!(
+                "{} The costliest mistake is {}.",
+                tradeoff_sentence(f(&est.lambda)),
+                labels[worst]
+            ),
+            undetermined: Vec::new(),
+            picture: None,
+        })
+    }
 }
 
 /// `procedure = "fair-qpme"`.
@@ -749,6 +937,35 @@ impl<T: Scalar> Adapter<T> for QpmeTradeoffAdapter<T> {
 
     fn view(&self, point: &GroupRates<T>) -> View {
         view::groups_rates(self.0.groups(), point)
+    }
+
+    fn shape(&self) -> Shape {
+        groups_shape(self.0.groups())
+    }
+
+    fn panel(&self, point: &GroupRates<T>, names: &Names) -> Option<Panel> {
+        Some(rates_panel(
+            names,
+            self.0.groups().rates(),
+            &group_rates(point),
+        ))
+    }
+
+    fn summary(&self, est: &TradeoffEstimate<T>, _names: &Names) -> Option<Summary> {
+        let (lo, hi) = (f(&est.interval.0), f(&est.interval.1));
+        Some(Summary {
+            sentence: tradeoff_sentence(f(&est.lambda)),
+            undetermined: if hi - lo > 0.05 {
+                vec![format!(
+                    "Your answers leave the weight of unfairness between {} and {}.",
+                    percent(lo),
+                    percent(hi)
+                )]
+            } else {
+                Vec::new()
+            },
+            picture: None,
+        })
     }
 }
 
@@ -899,6 +1116,42 @@ impl<T: Scalar> Adapter<T> for CubicAdapter<T> {
 
     fn view(&self, point: &DVector<T>) -> View {
         view::rates(point, self.rates)
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            classes: Some(rate_classes(self.cubic.sphere().dim(), self.rates)),
+            ..Shape::default()
+        }
+    }
+
+    fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
+        Some(rates_panel(names, self.rates, &[f64s(point.iter())]))
+    }
+
+    fn elicited_metric(&self, est: &CubicEstimate<T>) -> Option<CubicMetric<T>> {
+        CubicMetric::new(est.a.clone(), est.b.clone(), est.c.clone()).ok()
+    }
+
+    fn summary(&self, est: &CubicEstimate<T>, names: &Names) -> Option<Summary> {
+        // The gradient at the centre: a + B c + (C contracted twice with c)/2.
+        let c = self.cubic.sphere().center().clone();
+        let q = c.len();
+        let mut g = &est.a + &est.b * &c;
+        for i in 0..q {
+            let mut extra = T::int(0);
+            for j in 0..q {
+                for l in 0..q {
+                    extra += est.c[(i * q + j) * q + l].clone() * c[j].clone() * c[l].clone();
+                }
+            }
+            g[i] += extra / T::int(2);
+        }
+        Some(Summary {
+            sentence: gradient_sentence(names, self.rates, &f64s(&g)),
+            undetermined: Vec::new(),
+            picture: None,
+        })
     }
 }
 
