@@ -221,7 +221,8 @@ fn simulated_people_err_as_specified() {
 }
 
 /// One elicitation of a family, reporting (error, credible radius,
-/// questions).
+/// questions). Every argument is a setting the callers vary.
+#[allow(clippy::too_many_arguments)]
 fn run<F: Family<f64>>(
     family: &F,
     truth: &DVector<f64>,
@@ -496,6 +497,7 @@ fn bradley_terry_and_ties_are_modelled() {
 #[test]
 fn a_small_case_runs_at_128_bits() {
     use metric_elicitation::scalar::{Mpfr, Scalar};
+    use nalgebra::ComplexField;
     type M = Mpfr<128>;
     let family = SphereLpme::new(
         Sphere::new(DVector::from_element(2, M::ratio(1, 2)), M::ratio(1, 5)).unwrap(),
