@@ -14,6 +14,8 @@
 //! * [`ratios`] — the ratio searches DLPM and cost/reward share (a weight
 //!   at a time against a reference, with consistent boxes and warnings);
 //! * [`cost_reward`] — 004: Alg. 1, cost and reward infused DLPM;
+//! * [`bayes`] — the Bayesian, noise-robust engine for families linear in
+//!   their parameters (issue #28): a posterior instead of a search;
 //! * [`algorithm`] — the one interface of a typed algorithm
 //!   ([`Elicitation`]) and the search settings every one shares
 //!   ([`Search`]).
@@ -24,6 +26,7 @@
 //! [`Warning`](crate::diagnostics::Warning)s naming why that set is wider than ε, when it is.
 
 pub mod algorithm;
+pub mod bayes;
 pub mod binary;
 pub mod cost_reward;
 pub mod cubic;

@@ -11,15 +11,19 @@
 //!   counts queries, enforces a budget, records a [`Transcript`].
 //! * [`Replay`] — answers from a recorded transcript, refusing any query that
 //!   differs from the recorded one.
+//! * [`people`] — simulated people: [`Mistakes`], [`BradleyTerry`],
+//!   [`CantTell`].
 
 mod counting;
 mod memo;
 mod noise;
+pub mod people;
 mod transcript;
 
 pub use counting::Counted;
 pub use memo::{Memo, Recall, MEMO_SLOTS};
 pub use noise::{Adversary, AlwaysWrong, Noisy, PushAway, Scripted, SeededRandom};
+pub use people::{BradleyTerry, CantTell, Mistakes};
 pub use transcript::{QueryPoint, Record, Replay, ReplayThen, Transcript};
 
 use crate::error::{Error, Result};

@@ -8,6 +8,7 @@
 //! monomorphise the generic procedures again, which dominated the cold
 //! build. Run one file's tests with a filter, e.g. `cargo test fair_001::`.
 
+mod bayes;
 mod binary_003;
 mod cost_reward_004;
 mod faces;

@@ -1,0 +1,683 @@
+//! The Bayesian engine (issue #28): settings validation, the simulated
+//! people, every family's features against its metric type, calibration
+//! of the credible set on random metrics, the posterior keeping the truth
+//! with exact answers, the minimum visible difference, determinism for a
+//! seed, the fuzz invariants, and a small case at 128 bits.
+
+use metric_elicitation::diagnostics::Cause;
+use metric_elicitation::elicit::bayes::families::{
+    BinaryLpm, CostReward, Cubic, Dlpm, FairQpme, Fpme, Qpme, SphereLpme,
+};
+use metric_elicitation::elicit::bayes::{
+    check, draw_prior, elicit, AnswerModel, BayesSettings, Engine, Family, Stop,
+};
+use metric_elicitation::geometry::groups::{GroupRates, Groups, Rates};
+use metric_elicitation::geometry::sphere::Sphere;
+use metric_elicitation::metric::cost_reward::Attribute;
+use metric_elicitation::oracle::{
+    BradleyTerry, CantTell, Metric, Mistakes, Oracle, Preference, Simulated,
+};
+use metric_elicitation::population::{LogisticUniform, PairBlocks};
+use metric_elicitation::search::Tolerance;
+use metric_elicitation::Error;
+use nalgebra::DVector;
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn tol(eps: f64) -> Tolerance<f64> {
+    Tolerance::new(eps).unwrap()
+}
+
+fn sphere(q: usize) -> Sphere<f64> {
+    Sphere::new(DVector::from_element(q, 0.5), 0.2).unwrap()
+}
+
+fn report<F: Family<f64>>(family: &F, theta: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; family.report_names().len()];
+    family.report(theta, &mut out);
+    out
+}
+
+/// ⟨θ, f(x) − f(y)⟩ for a normalized θ.
+fn linear<F: Family<f64>>(family: &F, theta: &[f64], x: &F::Point, y: &F::Point) -> f64 {
+    let d = family.dim();
+    let (mut fx, mut fy) = (vec![0.0; d], vec![0.0; d]);
+    family.features(x, &mut fx);
+    family.features(y, &mut fy);
+    theta
+        .iter()
+        .zip(fx.iter().zip(&fy))
+        .map(|(t, (a, b))| t * (a - b))
+        .sum()
+}
+
+/// For random metrics of the family's prior and random pairs of its query
+/// space: the linear form of the features is the difference of the
+/// family's own metric type (a utility), and θ → metric → θ round-trips.
+fn features_match<F: Family<f64>>(family: &F, value: impl Fn(&F::Metric, &F::Point) -> f64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for seed in 0..20 {
+        let theta = draw_prior::<f64, _>(family, seed).unwrap();
+        let metric = family.metric(theta.as_slice()).unwrap();
+        let back = family.parameters(&metric).unwrap();
+        assert!(
+            (&back - &theta).amax() < 1e-12,
+            "{}: round trip {back} against {theta}",
+            family.name()
+        );
+        for _ in 0..20 {
+            let (x, y) = family.random_pair(&mut rng).unwrap();
+            let lin = linear(family, theta.as_slice(), &x, &y);
+            let truth = value(&metric, &x) - value(&metric, &y);
+            assert!(
+                (lin - truth).abs() < 1e-12,
+                "{}: features give {lin}, the metric {truth}",
+                family.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_family_is_linear_in_its_parameters() {
+    let pop = LogisticUniform::new(5.0).unwrap();
+    features_match(&BinaryLpm::new(pop), |m, c| m.value(c));
+    features_match(&Dlpm::new(PairBlocks::new(4, 5.0).unwrap()), |a, d| {
+        a.dot(d)
+    });
+    features_match(&SphereLpme::new(sphere(4)), |a, z| a.dot(z));
+    features_match(&Qpme::new(sphere(3)), |m, r| m.value(r));
+    features_match(&Cubic::new(sphere(2)), |m, r| m.value(r));
+    let groups = Groups::new(2, vec![vec![0.3, 0.6], vec![0.7, 0.4]], None).unwrap();
+    let g = groups.clone();
+    features_match(&Fpme::new(groups), move |m, r: &GroupRates<f64>| {
+        m.utility(&g, r)
+    });
+    let groups3 = Groups::new(
+        2,
+        vec![vec![0.2, 0.5], vec![0.3, 0.2], vec![0.5, 0.3]],
+        None,
+    )
+    .unwrap();
+    let g3 = groups3.clone();
+    features_match(&Fpme::new(groups3), move |m, r: &GroupRates<f64>| {
+        m.utility(&g3, r)
+    });
+    for rates in [Rates::Diagonal, Rates::General] {
+        let groups =
+            Groups::with_rates(2, vec![vec![0.3, 0.6], vec![0.7, 0.4]], None, rates).unwrap();
+        let g = groups.clone();
+        features_match(&FairQpme::new(groups), move |m, r: &GroupRates<f64>| {
+            -m.cost(r, &g)
+        });
+    }
+    let pop = PairBlocks::new(2, 5.0).unwrap();
+    let attributes = vec![
+        Attribute::reward("speed", 5.0).unwrap(),
+        Attribute::cost("cost", 0.3).unwrap(),
+    ];
+    features_match(&CostReward::new(&pop, &attributes).unwrap(), |m, s| {
+        m.value(s)
+    });
+}
+
+#[test]
+fn settings_are_validated_naming_the_field() {
+    let named = |r: Result<BayesSettings<f64>, Error>, field: &str| match r {
+        Err(Error::InvalidArgument { name, .. }) => assert_eq!(name, field),
+        other => panic!("{field}: expected an error naming it, got {other:?}"),
+    };
+    for eps in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(matches!(
+            Tolerance::new(eps),
+            Err(Error::InvalidEpsilon { .. })
+        ));
+    }
+    let b = || BayesSettings::builder(tol(0.05));
+    named(b().level(1.0).build(), "level");
+    named(b().level(f64::NAN).build(), "level");
+    named(b().particles(10).build(), "particles");
+    named(b().budget(0).build(), "budget");
+    named(
+        b().answers(AnswerModel::Mistakes { p: 0.5 }).build(),
+        "answers.p",
+    );
+    named(
+        b().answers(AnswerModel::Mistakes { p: -0.1 }).build(),
+        "answers.p",
+    );
+    named(
+        b().answers(AnswerModel::UnknownMistakes {
+            alpha: 0.0,
+            beta: 18.0,
+        })
+        .build(),
+        "answers.alpha",
+    );
+    named(
+        b().answers(AnswerModel::UnknownMistakes {
+            alpha: 2.0,
+            beta: f64::NAN,
+        })
+        .build(),
+        "answers.beta",
+    );
+    named(
+        b().answers(AnswerModel::UnknownMistakes {
+            alpha: 5.0,
+            beta: 5.0,
+        })
+        .build(),
+        "answers.alpha",
+    );
+    named(
+        b().answers(AnswerModel::BradleyTerry { tau: 0.0 }).build(),
+        "answers.tau",
+    );
+    named(b().tie_width(-1.0).build(), "tie_width");
+    named(b().band(f64::INFINITY).build(), "band");
+    named(b().min_visible(-0.01).build(), "min_visible");
+    named(b().moves(0).build(), "moves");
+    named(b().max_sweeps(0).build(), "max_sweeps");
+    named(b().resample_below(0.0).build(), "resample_below");
+    let ok = BayesSettings::new(tol(0.05)).unwrap();
+    assert_eq!(ok.particles(), 1000);
+    assert_eq!(*ok.level(), 0.95);
+}
+
+#[test]
+fn simulated_people_err_as_specified() {
+    let value = |x: &f64| *x;
+    // Mistakes: about p of the strict answers flipped; ties pass through.
+    let mut person = Mistakes::new(Simulated::new(value), 0.2, 11).unwrap();
+    let flipped = (0..4000)
+        .filter(|_| !person.compare(&0.9, &0.1).unwrap().prefers_first())
+        .count();
+    assert!((700..=900).contains(&flipped), "{flipped}");
+    assert_eq!(person.flips(), flipped);
+    for _ in 0..50 {
+        let tie = person.compare(&0.5, &0.5).unwrap();
+        assert_eq!(tie.preference, Preference::Indifferent);
+    }
+    // Bradley–Terry: σ(Δ/τ) = σ(1) = 0.731 for Δ = τ.
+    let mut bt = BradleyTerry::new(value, 0.1, 5).unwrap();
+    let first = (0..4000)
+        .filter(|_| bt.compare(&0.6, &0.5).unwrap().prefers_first())
+        .count();
+    assert!((2800..=3050).contains(&first), "{first}");
+    // Can't tell below the width, the inner oracle above it.
+    let mut hesitant = CantTell::new(Simulated::new(value), value, 0.05).unwrap();
+    assert_eq!(
+        hesitant.compare(&0.52, &0.5).unwrap().preference,
+        Preference::Indifferent
+    );
+    assert_eq!(
+        hesitant.compare(&0.4, &0.5).unwrap().preference,
+        Preference::Second
+    );
+    assert!(CantTell::new(Simulated::new(value), value, f64::NAN).is_err());
+    assert!(Mistakes::new(Simulated::new(value), f64::NAN, 1).is_err());
+}
+
+/// One elicitation of a family, reporting (error, credible radius,
+/// questions). Every argument is a setting the callers vary.
+#[allow(clippy::too_many_arguments)]
+fn run<F: Family<f64>>(
+    family: &F,
+    truth: &DVector<f64>,
+    value: impl Fn(&F::Point) -> f64,
+    answers: AnswerModel<f64>,
+    p: f64,
+    seed: u64,
+    particles: usize,
+    eps: f64,
+) -> (f64, f64, usize) {
+    let settings = BayesSettings::builder(tol(eps))
+        .answers(answers)
+        .particles(particles)
+        .seed(seed)
+        .build()
+        .unwrap();
+    let mut person = Mistakes::new(Simulated::new(value), p, seed ^ 77).unwrap();
+    let est = elicit(family, &mut person, &settings).unwrap();
+    let error = family.error(
+        &report(family, truth.as_slice()),
+        &report(family, est.theta.as_slice()),
+    );
+    (error, est.radius, est.questions)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3))]
+
+    /// Calibration on random metrics: truths drawn from the prior, a person
+    /// erring with p = 0.1 (known to the engine); the 95 % credible set
+    /// must cover the truth in at least 20 of 25 elicitations (at the
+    /// nominal 95 % fewer than 20 has probability below 10⁻³; a sampler
+    /// that collapses, or a likelihood of the wrong sign, fails at once).
+    #[test]
+    fn credible_sets_are_calibrated_on_random_metrics(base in 0u64..1_000_000) {
+        let family = BinaryLpm::new(LogisticUniform::new(5.0).unwrap());
+        let mut covered = 0;
+        for k in 0..25 {
+            let seed = base * 100 + k;
+            let truth = draw_prior::<f64, _>(&family, seed).unwrap();
+            let (m11, m00) = (truth[0], truth[1]);
+            let (error, radius, _) = run(
+                &family,
+                &truth,
+                move |c: &metric_elicitation::population::BinaryConfusion<f64>| m11 * c.tp + m00 * c.tn,
+                AnswerModel::Mistakes { p: 0.1 },
+                0.1,
+                seed,
+                400,
+                0.05,
+            );
+            if error <= radius {
+                covered += 1;
+            }
+        }
+        prop_assert!(covered >= 20, "covered {covered} of 25");
+    }
+
+    /// The same on LPME q = 3 with exact answers (the engine told p = 0).
+    #[test]
+    fn credible_sets_are_calibrated_with_exact_answers(base in 0u64..1_000_000) {
+        let family = SphereLpme::new(sphere(3));
+        let mut covered = 0;
+        for k in 0..20 {
+            let seed = base * 100 + k;
+            let truth = draw_prior::<f64, _>(&family, seed).unwrap();
+            let t = truth.clone();
+            let (error, radius, _) = run(
+                &family,
+                &truth,
+                move |z: &DVector<f64>| t.dot(z),
+                AnswerModel::Mistakes { p: 0.0 },
+                0.0,
+                seed,
+                400,
+                0.05,
+            );
+            if error <= radius {
+                covered += 1;
+            }
+        }
+        prop_assert!(covered >= 16, "covered {covered} of 20");
+    }
+
+    /// With exact answers and p = 0, the posterior never loses the truth:
+    /// after every answer the truth agrees with all answers, every particle
+    /// with weight does too (none is kept that the answers exclude, and the
+    /// consistent set is never emptied), and the estimate — the mean of a
+    /// convex cone's points — agrees with every answer.
+    #[test]
+    fn the_posterior_never_loses_the_truth_with_exact_answers(seed in 0u64..1_000_000, q in 2usize..5) {
+        let family = SphereLpme::new(sphere(q));
+        let truth = draw_prior::<f64, _>(&family, seed).unwrap();
+        let settings = BayesSettings::builder(tol(0.05))
+            .answers(AnswerModel::Mistakes { p: 0.0 })
+            .particles(200)
+            .seed(seed)
+            .budget(40)
+            .build()
+            .unwrap();
+        let mut engine = Engine::new(&family, settings).unwrap();
+        let t = truth.clone();
+        let mut person = Simulated::new(move |z: &DVector<f64>| t.dot(z));
+        let mut asked = Vec::new();
+        while engine.radius() > 0.05 && engine.questions() < 40 {
+            let Some(question) = engine.next_question() else { break };
+            let answer = person.compare(&question.first, &question.second).unwrap().preference;
+            engine.observe(&question, answer);
+            asked.push((question.delta().to_vec(), answer));
+            let (hard, k, _, _) = engine.likelihood_of(truth.as_slice());
+            prop_assert_eq!((hard, k), (0, 0));
+            prop_assert_eq!(engine.least_violations(), 0);
+            for (h, _, _, _, w) in engine.particle_states() {
+                prop_assert!(w == 0.0 || h == 0, "a weighted particle contradicts an answer");
+            }
+        }
+        let estimate = engine.summary().estimate;
+        for (delta, answer) in asked {
+            let s: f64 = estimate.iter().zip(&delta).map(|(a, b)| a * b).sum();
+            prop_assert_eq!(Preference::of(&s, &0.0), answer);
+        }
+    }
+
+    /// No question is asked whose two options differ by less than the
+    /// minimum visible difference in every shown number, whatever the
+    /// family, the truth and the minimum.
+    #[test]
+    fn no_question_is_closer_than_the_visible_minimum(
+        seed in 0u64..1_000_000, which in 0usize..4, minimum in 0.005f64..0.05,
+    ) {
+        let settings = |seed| BayesSettings::builder(tol(0.05))
+            .answers(AnswerModel::UnknownMistakes { alpha: 2.0, beta: 18.0 })
+            .particles(150)
+            .seed(seed)
+            .budget(25)
+            .min_visible(minimum)
+            .build()
+            .unwrap();
+        fn check_all<F: Family<f64>>(family: &F, settings: BayesSettings<f64>, seed: u64, minimum: f64) -> Result<(), TestCaseError> {
+            let truth = draw_prior::<f64, _>(family, seed).unwrap();
+            let mut engine = Engine::new(family, settings).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while engine.questions() < 25 {
+                let Some(q) = engine.next_question() else { break };
+                let (a, b) = (family.shown(&q.first), family.shown(&q.second));
+                let gap = a.iter().zip(&b).fold(0f64, |m, (x, y)| m.max((x - y).abs()));
+                prop_assert!(gap >= minimum, "{}: asked a pair {gap} apart (minimum {minimum})", family.name());
+                let s = linear(family, truth.as_slice(), &q.first, &q.second);
+                let flip = rand::Rng::random_bool(&mut rng, 0.1);
+                let answer = if (s > 0.0) != flip { Preference::First } else { Preference::Second };
+                engine.observe(&q, answer);
+            }
+            Ok(())
+        }
+        match which {
+            0 => check_all(&BinaryLpm::new(LogisticUniform::new(5.0).unwrap()), settings(seed), seed, minimum)?,
+            1 => check_all(&Dlpm::new(PairBlocks::new(3, 5.0).unwrap()), settings(seed), seed, minimum)?,
+            2 => check_all(&SphereLpme::new(sphere(3)), settings(seed), seed, minimum)?,
+            _ => check_all(&Qpme::new(sphere(2)), settings(seed), seed, minimum)?,
+        }
+    }
+}
+
+#[test]
+fn a_seed_determines_the_elicitation() {
+    let family = SphereLpme::new(sphere(3));
+    let truth = draw_prior::<f64, _>(&family, 9).unwrap();
+    let go = || {
+        let t = truth.clone();
+        let mut person =
+            Mistakes::new(Simulated::new(move |z: &DVector<f64>| t.dot(z)), 0.1, 4).unwrap();
+        let settings = BayesSettings::builder(tol(0.05))
+            .particles(300)
+            .seed(21)
+            .build()
+            .unwrap();
+        elicit(&family, &mut person, &settings).unwrap()
+    };
+    let (a, b) = (go(), go());
+    assert_eq!(a.questions, b.questions);
+    assert_eq!(a.theta, b.theta);
+    assert_eq!(a.radius, b.radius);
+    assert_eq!(a.diagnostics, b.diagnostics);
+}
+
+#[test]
+fn a_spent_budget_leaves_the_metric_undetermined() {
+    let family = SphereLpme::new(sphere(4));
+    let truth = draw_prior::<f64, _>(&family, 2).unwrap();
+    let t = truth.clone();
+    let mut person = Simulated::new(move |z: &DVector<f64>| t.dot(z));
+    let settings = BayesSettings::builder(tol(0.01))
+        .budget(4)
+        .particles(200)
+        .build()
+        .unwrap();
+    let est = elicit(&family, &mut person, &settings).unwrap();
+    assert_eq!(est.stop, Stop::Budget);
+    assert_eq!(est.questions, 4);
+    assert!(est.metric.is_none() && !est.determined());
+    assert!(!est.undetermined.is_empty());
+    assert!(est.radius > 0.01);
+    assert!(est
+        .warnings
+        .iter()
+        .any(|w| w.cause == Cause::Unidentifiable));
+}
+
+#[test]
+fn check_questions_agree_with_an_exact_person() {
+    let family = BinaryLpm::new(LogisticUniform::new(5.0).unwrap());
+    let truth = metric_elicitation::metric::binary::Lpm::new(0.6, 0.8, 0.0).unwrap();
+    let mut person = Simulated::new(truth);
+    let settings = BayesSettings::builder(tol(0.02))
+        .answers(AnswerModel::Mistakes { p: 0.0 })
+        .checks(12)
+        .particles(400)
+        .build()
+        .unwrap();
+    let est = elicit(&family, &mut person, &settings).unwrap();
+    let checks = est.checks.unwrap();
+    assert_eq!(checks.asked, 12);
+    // Random pairs an ε-accurate estimate orders as the truth does, except
+    // near-ties; at most one such pair in twelve.
+    assert!(checks.agreed + checks.indifferent >= 11, "{checks:?}");
+    assert!(est.metric.is_some());
+}
+
+#[test]
+fn fuzz_invariants_hold_on_fixed_inputs() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut inputs: Vec<Vec<u8>> = vec![
+        vec![],
+        vec![0],
+        vec![1; 20],
+        vec![0x55; 20],
+        vec![0xaa; 20],
+        vec![0xff; 20],
+    ];
+    for head in 0..12u8 {
+        let mut v = vec![head];
+        v.extend((0..12).map(|_| rand::Rng::random::<u8>(&mut rng)));
+        inputs.push(v);
+    }
+    for input in inputs {
+        if let Err(e) = check::answers(&input) {
+            panic!("{input:?}: {e}");
+        }
+    }
+}
+
+#[test]
+fn bradley_terry_and_ties_are_modelled() {
+    // A person who says "can't tell" for values within 0.01 and answers
+    // by Bradley–Terry otherwise, with the engine told τ.
+    let family = SphereLpme::new(sphere(2));
+    let truth = DVector::from_vec(vec![0.8, -0.6]);
+    let (t1, t2) = (truth.clone(), truth.clone());
+    let bt = BradleyTerry::new(move |z: &DVector<f64>| t1.dot(z), 0.01, 3).unwrap();
+    let mut person = CantTell::new(bt, move |z: &DVector<f64>| t2.dot(z), 0.01).unwrap();
+    let settings = BayesSettings::builder(tol(0.05))
+        .answers(AnswerModel::BradleyTerry { tau: 0.01 })
+        .particles(500)
+        .build()
+        .unwrap();
+    let est = elicit(&family, &mut person, &settings).unwrap();
+    assert!((&est.theta - &truth).norm() <= 0.05, "{}", est.theta);
+    assert!(est.mistake_rate.is_some_and(|p| (0.0..0.5).contains(&p)));
+}
+
+#[cfg(feature = "mpfr-scalar")]
+#[test]
+fn a_small_case_runs_at_128_bits() {
+    use metric_elicitation::scalar::{Mpfr, Scalar};
+    use nalgebra::ComplexField;
+    type M = Mpfr<128>;
+    let family = SphereLpme::new(
+        Sphere::new(DVector::from_element(2, M::ratio(1, 2)), M::ratio(1, 5)).unwrap(),
+    );
+    let truth = DVector::from_vec(vec![M::ratio(3, 5), M::ratio(-4, 5)]);
+    let t = truth.clone();
+    let mut person = Simulated::new(move |z: &DVector<M>| t.dot(z));
+    let settings = BayesSettings::builder(Tolerance::new(M::ratio(1, 20)).unwrap())
+        .answers(AnswerModel::Mistakes { p: M::int(0) })
+        .particles(100)
+        .build()
+        .unwrap();
+    let est = elicit(&family, &mut person, &settings).unwrap();
+    let error = (&est.theta - &truth).norm();
+    assert!(error <= M::ratio(1, 20), "{error}");
+    assert!(est.metric.is_some());
+    // Every computation ran at 128 bits: the estimate has unit norm there.
+    let norm = est.theta.norm();
+    assert!((norm - M::int(1)).abs() < M::int(2).powi(-100));
+}
+
+// ---- Issue #28's acceptance checks, against the papers' coordinate search ----
+
+use metric_elicitation::elicit::binary::{elicit_lpm, Monotonicity};
+use metric_elicitation::elicit::lpme::{lpme, LpmeSettings};
+use metric_elicitation::elicit::Search;
+use metric_elicitation::metric::binary::Lpm;
+use metric_elicitation::oracle::Counted;
+use metric_elicitation::population::BinaryConfusion;
+use metric_elicitation::search::Strategy;
+
+/// The binary LPM of a normalized θ = (m11, m00).
+fn binary_truth(theta: &DVector<f64>) -> Lpm<f64> {
+    Lpm::new(theta[0], theta[1], 0.0).unwrap()
+}
+
+/// Questions of 003's LPM elicitation (golden section, the fewest of the
+/// strategies a boundary search allows) at `eps` behind a person erring
+/// with probability `p`, and its error in the engine's measure.
+fn binary_search_run(truth: &Lpm<f64>, eps: f64, p: f64, seed: u64) -> (f64, usize) {
+    let population = LogisticUniform::new(5.0).unwrap();
+    let mut person = Counted::new(Mistakes::new(Simulated::new(truth.clone()), p, seed).unwrap());
+    let est = elicit_lpm(
+        &population,
+        &mut person,
+        &tol(eps),
+        Strategy::Golden,
+        Monotonicity::Unknown,
+    )
+    .unwrap();
+    let u = truth.unit();
+    let error = (est.m11 - u.m11).abs().max((est.m00 - u.m00).abs());
+    (error, person.queries())
+}
+
+/// Exact answers: the engine (told p = 0) recovers every one of 12 random
+/// binary LPMs within ε = 0.05 and asks fewer questions than the
+/// coordinate search for each.
+#[test]
+fn exact_answers_recover_binary_lpms_with_fewer_questions_than_the_search() {
+    let family = BinaryLpm::new(LogisticUniform::new(5.0).unwrap());
+    let eps = 0.05;
+    for seed in 0..12 {
+        let truth = draw_prior::<f64, _>(&family, 1000 + seed).unwrap();
+        let metric = binary_truth(&truth);
+        let (error, radius, questions) = run(
+            &family,
+            &truth,
+            |c: &BinaryConfusion<f64>| metric.value(c),
+            AnswerModel::Mistakes { p: 0.0 },
+            0.0,
+            seed,
+            1000,
+            eps,
+        );
+        let (_, searched) = binary_search_run(&metric, eps, 0.0, seed);
+        assert!(error <= eps, "seed {seed}: error {error}, radius {radius}");
+        assert!(radius <= eps, "seed {seed}: radius {radius}");
+        assert!(
+            questions < searched,
+            "seed {seed}: {questions} questions against the search's {searched}"
+        );
+    }
+}
+
+/// Exact answers on LPME's sphere at q = 6: within ε = 0.05 (‖a − â‖₂) for
+/// 5 random metrics, with fewer questions than LPME's one-cycle bisection
+/// (its most economical setting) at the same ε.
+#[test]
+fn exact_answers_recover_lpme_q6_with_fewer_questions_than_the_search() {
+    let sphere = sphere(6);
+    let family = SphereLpme::new(sphere.clone());
+    let eps = 0.05;
+    for seed in 0..5 {
+        let truth = draw_prior::<f64, _>(&family, 2000 + seed).unwrap();
+        let t = truth.clone();
+        let (error, radius, questions) = run(
+            &family,
+            &truth,
+            move |z: &DVector<f64>| t.dot(z),
+            AnswerModel::Mistakes { p: 0.0 },
+            0.0,
+            seed,
+            1000,
+            eps,
+        );
+        let t = truth.clone();
+        let mut oracle = Counted::new(Simulated::new(move |z: &DVector<f64>| t.dot(z)));
+        let search = Search::new(eps, Strategy::Bisection).unwrap();
+        let estimate = lpme(&sphere, &mut oracle, &LpmeSettings::efficient(search)).unwrap();
+        let searched = oracle.queries();
+        let search_error = (&estimate.a - &truth).norm();
+        assert!(error <= eps, "seed {seed}: error {error}, radius {radius}");
+        assert!(
+            questions < searched,
+            "seed {seed}: {questions} questions against bisection's {searched} (its error {search_error})"
+        );
+    }
+}
+
+/// 10 % independent mistakes (p known to the engine), 40 seeded binary
+/// elicitations at ε = 0.05: at least 36 end within ε and the 95 %
+/// credible radius covers the truth in at least 36 (at a true rate of 95 %
+/// fewer than 36 of 40 has probability 0.048; at 76 %, the rate measured
+/// for the coordinate search with `elicit ask` in notes/people.md, at
+/// least 36 has probability 0.022). The runs are seeded, so the outcome is
+/// fixed; these are the odds of a seed set that hides a regression. The
+/// coordinate search under the same people is counted alongside and must
+/// do worse.
+#[test]
+fn ten_percent_mistakes_binary_batch_lands_within_eps() {
+    let family = BinaryLpm::new(LogisticUniform::new(5.0).unwrap());
+    let eps = 0.05;
+    let (mut within, mut covered, mut search_within) = (0, 0, 0);
+    let mut questions = Vec::new();
+    for seed in 0..40 {
+        let truth = draw_prior::<f64, _>(&family, 3000 + seed).unwrap();
+        let metric = binary_truth(&truth);
+        let (error, radius, asked) = run(
+            &family,
+            &truth,
+            |c: &BinaryConfusion<f64>| metric.value(c),
+            AnswerModel::Mistakes { p: 0.1 },
+            0.1,
+            seed,
+            1000,
+            eps,
+        );
+        within += usize::from(error <= eps);
+        covered += usize::from(error <= radius);
+        questions.push(asked);
+        let (search_error, _) = binary_search_run(&metric, eps, 0.1, seed ^ 77);
+        search_within += usize::from(search_error <= eps);
+    }
+    questions.sort_unstable();
+    let summary = format!(
+        "within {within}/40, covered {covered}/40, median questions {}, search within {search_within}/40",
+        questions[20]
+    );
+    assert!(within >= 36, "{summary}");
+    assert!(covered >= 36, "{summary}");
+    assert!(search_within < within, "{summary}");
+}
+
+/// The same seed gives the same binary elicitation under an unknown
+/// mistake rate (Beta(2, 18)), answer for answer; another engine seed
+/// gives another run.
+#[test]
+fn a_seed_determines_a_binary_elicitation_with_unknown_p() {
+    let family = BinaryLpm::new(LogisticUniform::new(5.0).unwrap());
+    let truth = binary_truth(&draw_prior::<f64, _>(&family, 5).unwrap());
+    let go = |seed: u64| {
+        let mut person = Mistakes::new(Simulated::new(truth.clone()), 0.1, 11).unwrap();
+        let settings = BayesSettings::builder(tol(0.05))
+            .seed(seed)
+            .build()
+            .unwrap();
+        elicit(&family, &mut person, &settings).unwrap()
+    };
+    let (a, b, c) = (go(3), go(3), go(4));
+    assert_eq!(a, b);
+    assert!(a.theta != c.theta || a.questions != c.questions);
+}
