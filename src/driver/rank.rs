@@ -292,60 +292,6 @@ impl Metric {
         let v = self.value(classifier, pool)?;
         Ok(if self.is_cost() { -v } else { v })
     }
-
-    /// Reads a metric from a result (`{"procedure": …, "elicited": …}`), a
-    /// run result's `truth`, or a spec-like `{"procedure": …, "metric": …}`,
-    /// in that order of preference, through the registry: the procedure's
-    /// [`Rankability`] reads the parameters (optional keys of the file such
-    /// as `"statistic"` and `"rates"` choose what the metric reads; see
-    /// `docs/real-data.md`), or says why that procedure cannot rank.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] naming the field: no procedure, an
-    /// unknown one, one whose result cannot rank (with the reason),
-    /// parameters of the wrong shape, or a metric that ranks nothing
-    /// ([`Rankable::is_constant`]).
-    pub fn from_result(result: &Value) -> Result<Metric> {
-        let procedure = result
-            .get("procedure")
-            .and_then(Value::as_str)
-            .ok_or_else(|| Error::invalid("procedure", "the metric file names no procedure"))?;
-        let entry = crate::driver::registry::find(procedure)?;
-        let (value, field) = ["elicited", "truth", "metric"]
-            .iter()
-            .find_map(|k| result.get(*k).map(|v| (v, *k)))
-            .ok_or_else(|| {
-                Error::invalid(
-                    "elicited",
-                    "the metric file has no elicited, truth or metric field",
-                )
-            })?;
-        let read = match entry.rank {
-            Rankability::Reads(read) => read,
-            Rankability::Not(why) => {
-                return Err(Error::invalid(
-                    "procedure",
-                    format!("a {procedure} result cannot rank classifiers: {why}"),
-                ))
-            }
-        };
-        let metric = read(&Parameters {
-            procedure,
-            value,
-            field,
-            file: result,
-        })?;
-        if metric.is_constant() {
-            return Err(Error::invalid(
-                field,
-                format!(
-                    "the {} metric gives every classifier the same value (its weights are all zero, or cancel) and ranks nothing",
-                    metric.family()
-                ),
-            ));
-        }
-        Ok(metric)
-    }
 }
 
 /// How a registered procedure's result ranks classifiers: declared by

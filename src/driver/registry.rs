@@ -3,10 +3,11 @@
 
 use super::adapter::Family;
 use super::adapters::{binary, cost_reward, fair, lpme, multiclass, quadratic};
-use super::rank::Rankability;
+use super::rank::{Metric, Parameters, Rankability};
 use super::session::{conduct_family, run_family, ConductBox, Finished, Mode};
 use super::spec::Spec;
 use crate::error::{Error, Result};
+use serde_json::Value;
 
 /// A registered procedure.
 pub struct Entry {
@@ -70,4 +71,63 @@ pub fn find(name: &str) -> Result<&'static Entry> {
 /// Every registered name, in order.
 pub fn names() -> Vec<&'static str> {
     PROCEDURES.iter().map(|e| e.name).collect()
+}
+
+/// Reading a metric for ranking goes through the registry (the procedure
+/// names its family), so it is defined here, above the families, and not
+/// in [`crate::driver::rank`], which the families use.
+impl Metric {
+    /// Reads a metric from a result (`{"procedure": …, "elicited": …}`), a
+    /// run result's `truth`, or a spec-like `{"procedure": …, "metric": …}`,
+    /// in that order of preference, through the registry: the procedure's
+    /// [`Rankability`] reads the parameters (optional keys of the file such
+    /// as `"statistic"` and `"rates"` choose what the metric reads; see
+    /// `docs/real-data.md`), or says why that procedure cannot rank.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming the field: no procedure, an
+    /// unknown one, one whose result cannot rank (with the reason),
+    /// parameters of the wrong shape, or a metric that ranks nothing
+    /// ([`Rankable::is_constant`](crate::driver::rank::Rankable::is_constant)).
+    pub fn from_result(result: &Value) -> Result<Metric> {
+        let procedure = result
+            .get("procedure")
+            .and_then(Value::as_str)
+            .ok_or_else(|| Error::invalid("procedure", "the metric file names no procedure"))?;
+        let entry = find(procedure)?;
+        let (value, field) = ["elicited", "truth", "metric"]
+            .iter()
+            .find_map(|k| result.get(*k).map(|v| (v, *k)))
+            .ok_or_else(|| {
+                Error::invalid(
+                    "elicited",
+                    "the metric file has no elicited, truth or metric field",
+                )
+            })?;
+        let read = match entry.rank {
+            Rankability::Reads(read) => read,
+            Rankability::Not(why) => {
+                return Err(Error::invalid(
+                    "procedure",
+                    format!("a {procedure} result cannot rank classifiers: {why}"),
+                ))
+            }
+        };
+        let metric = read(&Parameters {
+            procedure,
+            value,
+            field,
+            file: result,
+        })?;
+        if metric.is_constant() {
+            return Err(Error::invalid(
+                field,
+                format!(
+                    "the {} metric gives every classifier the same value (its weights are all zero, or cancel) and ranks nothing",
+                    metric.family()
+                ),
+            ));
+        }
+        Ok(metric)
+    }
 }

@@ -79,8 +79,8 @@ pub mod select;
 #[doc(hidden)]
 pub mod check;
 
+pub use family::View;
 pub use family::{Cone, Family, Prior, SignConstraint};
-pub use select::View;
 
 use super::algorithm::Elicitation;
 use crate::diagnostics::{Cause, Warning};
@@ -846,7 +846,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
         let n: Vec<T> = theta.iter().map(|x| x.clone() / s.clone()).collect();
         let mut st = posterior::State::empty();
         for j in 0..self.history.len() {
-            let v = posterior::dot(&n, self.history.delta(j));
+            let v = family::dot(&n, self.history.delta(j));
             self.lik.add(
                 &mut st,
                 &v,
@@ -886,7 +886,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
 
     /// The sign of φ(first) − φ(second) under the estimate.
     fn estimate_prefers(&self, estimate: &DVector<T>, delta: &[T]) -> Preference {
-        Preference::of(&posterior::dot(estimate.as_slice(), delta), &T::int(0))
+        Preference::of(&family::dot(estimate.as_slice(), delta), &T::int(0))
     }
 
     /// The estimate with everything [`BayesEstimate`] reports.
@@ -974,7 +974,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
                         if self.history.answers[j] == Preference::Indifferent {
                             continue;
                         }
-                        let s = posterior::dot(self.particles.norm_of(i), self.history.delta(j));
+                        let s = family::dot(self.particles.norm_of(i), self.history.delta(j));
                         sum += &crate::oracle::people::logistic(&(-s.abs() / tau.clone()));
                     }
                     bt += &(sum * w.clone());
@@ -1148,7 +1148,7 @@ pub fn draw_prior<T: Scalar, F: Family<T>>(family: &F, seed: u64) -> Option<DVec
 }
 
 fn dot_norm<T: Scalar>(x: &[T]) -> T {
-    posterior::dot(x, x).sqrt()
+    family::dot(x, x).sqrt()
 }
 
 /// The weighted `level` quantile of `values`.

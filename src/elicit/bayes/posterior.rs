@@ -14,26 +14,13 @@
 //! ≤ 0), which decides exactly as a full evaluation would.
 
 use super::family::positive;
-use super::family::{Cone, Family, Prior};
+use super::family::{dot, Cone, Family, Prior};
 use super::{AnswerModel, BayesSettings};
 use crate::oracle::people::uniform;
 use crate::oracle::Preference;
 use crate::scalar::Scalar;
 use nalgebra::{DMatrix, DVector};
 use rand_chacha::ChaCha8Rng;
-
-/// ⟨a, b⟩ of two equally long slices, in place.
-pub(crate) fn dot<T: Scalar>(a: &[T], b: &[T]) -> T {
-    if let Some(v) = T::dot_product(a, b) {
-        return v;
-    }
-    let (mut sum, mut term) = (T::int(0), T::int(0));
-    for (x, y) in a.iter().zip(b) {
-        term.set_product(x, y);
-        sum += &term;
-    }
-    sum
-}
 
 /// Standard normal numbers. The random draws of the sampler are made in
 /// `f64` (the ziggurat of `rand_distr`) and converted exactly to the

@@ -1,8 +1,8 @@
 //! Binary linear metrics (003 §5.1, App. C) on the boundary of the
 //! confusion set.
 
+use crate::elicit::bayes::family::View;
 use crate::elicit::bayes::family::{Cone, Family, Prior, SignConstraint};
-use crate::elicit::bayes::select::View;
 use crate::elicit::binary::Monotonicity;
 use crate::error::{Error, Result};
 use crate::geometry::binary::boundary_point;

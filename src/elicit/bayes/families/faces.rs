@@ -3,8 +3,8 @@
 //! Alg. 1).
 
 use crate::elicit::bayes::family::positive;
+use crate::elicit::bayes::family::View;
 use crate::elicit::bayes::family::{Cone, Family, Prior};
-use crate::elicit::bayes::select::View;
 use crate::elicit::cost_reward::CostRewardSpace;
 use crate::error::{Error, Result};
 use crate::metric::cost_reward::{Attribute, CostRewardMetric, Statistics};

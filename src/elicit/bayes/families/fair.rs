@@ -18,9 +18,9 @@
 //! changes sign, which the step s respects).
 
 use crate::elicit::bayes::family::positive;
+use crate::elicit::bayes::family::View;
 use crate::elicit::bayes::family::{Cone, Family, Prior, SignConstraint};
 use crate::elicit::bayes::posterior::Normals;
-use crate::elicit::bayes::select::View;
 use crate::error::{Error, Result};
 use crate::geometry::groups::{pairs, GroupRates, Groups, Rates};
 use crate::metric::fair::FairMetric;

@@ -13,9 +13,9 @@
 //! u ↦ f(c + u) − f(c − u).
 
 use crate::elicit::bayes::family::positive;
+use crate::elicit::bayes::family::View;
 use crate::elicit::bayes::family::{Cone, Family, Prior};
 use crate::elicit::bayes::posterior::Normals;
-use crate::elicit::bayes::select::View;
 use crate::error::{Error, Result};
 use crate::geometry::sphere::Sphere;
 use crate::metric::quadratic::{CubicMetric, QuadraticMetric};

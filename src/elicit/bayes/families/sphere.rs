@@ -2,9 +2,9 @@
 //! ≤ 0) and the general LPME of 001 App. A (any signs).
 
 use crate::elicit::bayes::family::positive;
+use crate::elicit::bayes::family::View;
 use crate::elicit::bayes::family::{Cone, Family, Prior, SignConstraint};
 use crate::elicit::bayes::posterior::Normals;
-use crate::elicit::bayes::select::View;
 use crate::error::{Error, Result};
 use crate::geometry::sphere::Sphere;
 use crate::scalar::Scalar;
