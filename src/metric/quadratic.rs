@@ -127,19 +127,7 @@ impl<T: Scalar> QuadraticMetric<T> {
     /// entries or a zero metric; [`Error::Assumption`] ("000 Def. 3: B
     /// symmetric") for a non-symmetric B.
     pub fn new(a: DVector<T>, b: DMatrix<T>) -> Result<Self> {
-        let q = a.len();
-        if q < 2 {
-            return Err(Error::invalid("a", "a quadratic metric needs q >= 2 rates"));
-        }
-        if b.nrows() != q || b.ncols() != q {
-            return Err(Error::invalid(
-                "B",
-                format!("B is {}x{} but a has {q} entries", b.nrows(), b.ncols()),
-            ));
-        }
-        check_finite("a", a.iter().cloned())?;
-        check_finite("B", b.iter().cloned())?;
-        check_symmetric("B", "000 Def. 3: B symmetric", &b)?;
+        let QuadraticMetric { a, b } = Self::as_given(a, b)?;
         let b = (&b + b.transpose()) * T::ratio(1, 2);
         let norm = (a.norm_squared() + b.norm_squared()).sqrt();
         if norm == T::int(0) {
