@@ -43,6 +43,55 @@ pub enum Cause {
     OutsideFamily,
 }
 
+impl Cause {
+    /// The stable code, as results and `docs/spec.md` write it (e.g.
+    /// `"plateau"`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Cause::VertexOptimum => "vertex-optimum",
+            Cause::Plateau => "plateau",
+            Cause::SmallReference => "small-reference",
+            Cause::Contradictory => "contradictory",
+            Cause::Resolution => "resolution",
+            Cause::Unidentifiable => "unidentifiable",
+            Cause::IllConditioned => "ill-conditioned",
+            Cause::CoarseEpsilon => "coarse-epsilon",
+            Cause::DegeneratePopulation => "degenerate-population",
+            Cause::OutsideFamily => "outside-family",
+        }
+    }
+
+    /// Whether a warning of this cause means that the answers (or the
+    /// data) leave the metric undetermined at the requested ε, so that the
+    /// estimate is one of the metrics they allow and not *the* metric.
+    ///
+    /// The set of metrics consistent with the answers is wider than ε
+    /// (`plateau`, `vertex-optimum`, `small-reference`, `unidentifiable`,
+    /// `coarse-epsilon`, `degenerate-population`), or the estimate is
+    /// determined only to more than ε (`ill-conditioned`). Answers that
+    /// contradict every metric of the family (`contradictory`,
+    /// `outside-family`) leave it undetermined unless the oracle declares
+    /// its noise (`declared_noise`: a simulated ε_Ω band, whose adversary
+    /// is expected to contradict itself and whose estimate keeps the noise
+    /// bound); from an exact oracle on a finite sample, or from a person,
+    /// they mean no metric of the family explains the answers. Reaching
+    /// the working precision (`resolution`) determines the metric as far
+    /// as the precision can.
+    pub fn undetermines(self, declared_noise: bool) -> bool {
+        match self {
+            Cause::VertexOptimum
+            | Cause::Plateau
+            | Cause::SmallReference
+            | Cause::Unidentifiable
+            | Cause::IllConditioned
+            | Cause::CoarseEpsilon
+            | Cause::DegeneratePopulation => true,
+            Cause::Contradictory | Cause::OutsideFamily => !declared_noise,
+            Cause::Resolution => false,
+        }
+    }
+}
+
 /// A note attached to an estimate: what the answers could not decide, and
 /// why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

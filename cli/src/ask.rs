@@ -129,11 +129,22 @@ fn show(err: &mut impl Write, q: &Question) {
 
 /// The end of a session, in words, on stderr.
 pub fn tell_result(err: &mut impl Write, result: &Value) {
+    let open = result
+        .get("undetermined")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
     if let Some(s) = result.get("sentence").and_then(Value::as_str) {
-        let _ = writeln!(err, "\nYour metric: {s}");
+        if open == 0 {
+            let _ = writeln!(err, "\nYour metric: {s}");
+        } else {
+            let _ = writeln!(
+                err,
+                "\nYour answers do not settle your metric to the precision asked. One metric they allow: {s}"
+            );
+        }
     }
     for u in result
-        .get("undetermined")
+        .get("undetermined_in_words")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()

@@ -63,6 +63,9 @@ enum Command {
         /// Write every query and answer to this file (JSON lines, flushed per answer).
         #[arg(long)]
         transcript: Option<PathBuf>,
+        /// Exit 0 even when the answers leave the metric undetermined (the result, with its `undetermined` list, is printed either way; without this flag the exit status is then 3).
+        #[arg(long)]
+        allow_undetermined: bool,
     },
     /// Elicit from the person at the terminal (or in the browser with --web); resumes from --transcript if it exists.
     Ask {
@@ -80,11 +83,17 @@ enum Command {
         /// Check questions asked after the elicitation (random pairs of the classifiers shown).
         #[arg(long, default_value_t = metric_elicitation::driver::interview::DEFAULT_CHECKS)]
         checks: usize,
+        /// Exit 0 even when the answers leave the metric undetermined (exit status 3 otherwise).
+        #[arg(long)]
+        allow_undetermined: bool,
     },
     /// Re-run a recorded elicitation from its transcript and print the identical result.
     Replay {
         /// A transcript written by run or ask.
         transcript: PathBuf,
+        /// Exit 0 even when the answers leave the metric undetermined (exit status 3 otherwise).
+        #[arg(long)]
+        allow_undetermined: bool,
     },
     /// Rank classifiers by an elicited metric, best first (and compare with a true metric).
     Rank {
@@ -134,10 +143,24 @@ fn is_input_error(e: &Error) -> bool {
     )
 }
 
+/// The exit status of a result whose `undetermined` list is not empty
+/// (the result is printed all the same), unless `--allow-undetermined`.
+const UNDETERMINED: u8 = 3;
+
+/// How a command ended without an error.
+enum Outcome {
+    /// Exit status 0.
+    Done,
+    /// The result was printed, but the answers leave the metric
+    /// undetermined: exit status 3.
+    Undetermined,
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     match run(args.command) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::Undetermined) => ExitCode::from(UNDETERMINED),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(if is_input_error(&e) { 2 } else { 1 })
@@ -159,9 +182,36 @@ fn print(value: &serde_json::Value) -> Result<(), Error> {
     }
 }
 
-fn finish(result: Finished, spec: &Path) -> Result<(), Error> {
+/// Prints a result; says on stderr what the answers leave undetermined,
+/// and whether that sets the exit status.
+fn done(value: &serde_json::Value, allow_undetermined: bool) -> Result<Outcome, Error> {
+    print(value)?;
+    let open: Vec<&str> = value
+        .get("undetermined")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_str)
+        .collect();
+    if open.is_empty() {
+        return Ok(Outcome::Done);
+    }
+    for line in &open {
+        eprintln!("undetermined: {line}");
+    }
+    if allow_undetermined {
+        Ok(Outcome::Done)
+    } else {
+        eprintln!(
+            "the answers leave the metric undetermined (the result above is one metric they allow): exit status {UNDETERMINED}; --allow-undetermined exits 0"
+        );
+        Ok(Outcome::Undetermined)
+    }
+}
+
+fn finish(result: Finished, spec: &Path, allow_undetermined: bool) -> Result<Outcome, Error> {
     match result {
-        Finished::Done(value) => print(&value),
+        Finished::Done(value) => done(&value, allow_undetermined),
         Finished::Stopped {
             answered,
             transcript,
@@ -177,16 +227,21 @@ fn finish(result: Finished, spec: &Path) -> Result<(), Error> {
                     "stopped after {answered} answers; they were not saved (pass --transcript FILE to keep them)"
                 ),
             }
-            Ok(())
+            Ok(Outcome::Done)
         }
     }
 }
 
-fn run(command: Command) -> Result<(), Error> {
+fn run(command: Command) -> Result<Outcome, Error> {
     match command {
-        Command::Run { spec, transcript } => finish(
+        Command::Run {
+            spec,
+            transcript,
+            allow_undetermined,
+        } => finish(
             driver::run(&Spec::load(&spec)?, Mode::Run { transcript })?,
             &spec,
+            allow_undetermined,
         ),
         Command::Ask {
             spec,
@@ -194,13 +249,14 @@ fn run(command: Command) -> Result<(), Error> {
             web,
             port,
             checks,
+            allow_undetermined,
         } => {
             let loaded = Spec::load(&spec)?;
             if web {
-                return web::serve(&spec, loaded, transcript, checks, port);
+                return web::serve(&spec, loaded, transcript, checks, port).map(|()| Outcome::Done);
             }
             match ask::run(loaded, transcript.as_deref(), checks)? {
-                ask::Ended::Done(value) => finish(Finished::Done(value), &spec),
+                ask::Ended::Done(value) => finish(Finished::Done(value), &spec, allow_undetermined),
                 ask::Ended::Stopped {
                     answered,
                     transcript,
@@ -210,10 +266,14 @@ fn run(command: Command) -> Result<(), Error> {
                         transcript,
                     },
                     &spec,
+                    allow_undetermined,
                 ),
             }
         }
-        Command::Replay { transcript } => print(&driver::replay(&transcript)?),
+        Command::Replay {
+            transcript,
+            allow_undetermined,
+        } => done(&driver::replay(&transcript)?, allow_undetermined),
         Command::Rank {
             metric,
             predictions,
@@ -234,7 +294,8 @@ fn run(command: Command) -> Result<(), Error> {
             truth.as_deref(),
             attributes.as_deref(),
             json,
-        ),
+        )
+        .map(|()| Outcome::Done),
         Command::Reproduce {
             only,
             out,
@@ -282,7 +343,7 @@ fn run(command: Command) -> Result<(), Error> {
                 "elicit reproduce --precision {precision} --search {} --trials {trials} --seed {seed}",
                 search.name()
             );
-            reproduce_at_precision(&options, &precision, &out, &command)
+            reproduce_at_precision(&options, &precision, &out, &command).map(|()| Outcome::Done)
         }
     }
 }

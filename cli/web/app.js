@@ -175,9 +175,15 @@ function renderResult(r) {
   $("question").hidden = true;
   $("result").hidden = false;
   $("progress").textContent = "Done: every question is answered.";
-  $("sentence").textContent = r.sentence || r.in_words;
+  const open = r.undetermined || [];
+  const sentence = r.sentence || r.in_words;
+  $("sentence").textContent = open.length === 0
+    ? sentence
+    : `Your answers do not settle your metric to the precision asked (see below). One metric they allow: ${sentence}`;
   $("formula").textContent = r.in_words;
-  const und = (r.undetermined || []).concat((r.warnings || []).map((w) => w.message));
+  const und = (r.undetermined_in_words || []).concat(
+    (r.warnings || []).map((w) => w.message),
+  );
   if (und.length === 0) und.push("Nothing beyond the procedure's tolerance.");
   $("undetermined").replaceChildren(...und.map((u) => el("li", {}, u)));
   const c = r.checks;

@@ -277,7 +277,7 @@ fn finish(
     };
     if let Some(summary) = &conducted.summary {
         map.insert("sentence".into(), json!(summary.sentence));
-        map.insert("undetermined".into(), json!(summary.undetermined));
+        map.insert("undetermined_in_words".into(), json!(summary.undetermined));
         if let Some(p) = &summary.picture {
             map.insert("picture".into(), p.clone());
         }

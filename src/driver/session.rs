@@ -667,6 +667,42 @@ fn resume(
     Ok((records, Some(Transcript::appending_to(Box::new(f), n))))
 }
 
+/// What the answers leave undetermined at ε: the warnings whose cause
+/// undetermines the metric ([`crate::diagnostics::Cause::undetermines`]),
+/// each as `"cause: message"`; contradictions count unless the spec's
+/// simulated oracle declares an ε_Ω band. Empty when the estimate is the
+/// metric.
+pub fn undetermined(spec: &Spec, warnings: &[Warning]) -> Vec<String> {
+    let declared_noise = match &spec.oracle {
+        OracleSpec::Simulated {
+            eps_omega: Some(e), ..
+        } => e
+            .to_scalar::<f64>("oracle.eps_omega")
+            .is_ok_and(|e| e > 0.0),
+        _ => false,
+    };
+    warnings
+        .iter()
+        .filter(|w| w.cause.undetermines(declared_noise))
+        .map(|w| format!("{}: {}", w.cause.code(), w.message))
+        .collect()
+}
+
+/// A plateau's message for a person's answers: the ties are "can't tell"
+/// answers (the person's, or given for a pair too close to show apart),
+/// not a finite sample's equal values, which the searches' messages name
+/// as the usual cause.
+fn persons_ties(message: &str) -> String {
+    const SAMPLE: [&str; 2] = [
+        "(a plateau, e.g. of a finite sample or where thresholds leave the range of eta)",
+        "(a plateau, e.g. of a finite sample)",
+    ];
+    let mine = "(\"can't tell\": the person's answers, or pairs too close to show apart)";
+    SAMPLE
+        .iter()
+        .fold(message.to_string(), |m, s| m.replace(s, mine))
+}
+
 /// The result object.
 pub(crate) fn assemble<T: Scalar, P: Adapter<T>, O>(
     spec: &Spec,
@@ -683,13 +719,36 @@ pub(crate) fn assemble<T: Scalar, P: Adapter<T>, O>(
     out.insert("in_band_queries".into(), json!(counted.in_band_queries()));
     out.insert("elicited".into(), report.elicited);
     out.insert("elicited_exact".into(), report.elicited_exact);
-    out.insert("in_words".into(), json!(report.words));
+    let mut warnings = report.warnings;
+    if matches!(spec.oracle, OracleSpec::Person {}) {
+        for w in &mut warnings {
+            if w.cause == Cause::Plateau {
+                w.message = persons_ties(&w.message);
+            }
+        }
+    }
+    let undetermined = undetermined(spec, &warnings);
+    let words = if undetermined.is_empty() {
+        report.words
+    } else {
+        format!(
+            "undetermined ({}): {} is only one of the metrics the answers allow",
+            undetermined
+                .iter()
+                .map(|u| u.split(':').next().unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join(", "),
+            report.words
+        )
+    };
+    out.insert("in_words".into(), json!(words));
     if !report.consistent.is_null() {
         out.insert("consistent".into(), report.consistent);
     }
+    out.insert("undetermined".into(), json!(undetermined));
     out.insert(
         "warnings".into(),
-        serde_json::to_value(&report.warnings).unwrap_or(Value::Null),
+        serde_json::to_value(&warnings).unwrap_or(Value::Null),
     );
     if let Some(t) = report.truth {
         out.insert("truth".into(), t);

@@ -22,10 +22,11 @@ use crate::elicit::binary::{
 };
 use crate::elicit::Search;
 use crate::error::{Error, Result};
+use crate::geometry::binary::slope;
 use crate::metric::binary::{Lfpm, Lpm};
 use crate::population::BinaryConfusion;
 use crate::scalar::Scalar;
-use crate::search::{Strategy, Tolerance};
+use crate::search::{Consistent, Stop, Strategy, Tolerance};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -100,14 +101,15 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
 
     fn report(&self, est: &LpmEstimate<T>, truth: Option<&Lpm<T>>) -> Report {
         let eps = &self.0.search().eps;
-        let (elicited, elicited_exact) = table([("m11", &est.m11), ("m00", &est.m00)]);
+        let (theta, m11, m00) = self.reported(est);
+        let (elicited, elicited_exact) = table([("m11", &m11), ("m00", &m00)]);
         let (lo, hi) = est.search.consistent.bounds();
         let mut details = Map::new();
-        details.insert("theta".into(), lossy(&est.search.theta));
+        details.insert("theta".into(), lossy(&theta));
         let mut report = Report {
             elicited,
             elicited_exact,
-            words: linear_words([("TP".to_string(), &est.m11), ("TN".to_string(), &est.m00)]),
+            words: linear_words([("TP".to_string(), &m11), ("TN".to_string(), &m00)]),
             consistent: json!({ "theta": [lo.to_f64_lossy(), hi.to_f64_lossy()] }),
             warnings: crate::geometry::binary::degenerate_warning(self.0.population(), eps)
                 .into_iter()
@@ -119,9 +121,9 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
         if let Some(t) = truth {
             let t = t.unit();
             report.truth = Some(table([("m11", &t.m11), ("m00", &t.m00)]).0);
-            let err = (t.m11.clone() - est.m11.clone())
+            let err = (t.m11.clone() - m11.clone())
                 .abs()
-                .max((t.m00.clone() - est.m00.clone()).abs());
+                .max((t.m00.clone() - m00.clone()).abs());
             report.error = Some(err.to_f64_lossy());
         }
         report
@@ -140,13 +142,15 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
     }
 
     fn elicited_metric(&self, est: &LpmEstimate<T>) -> Option<Lpm<T>> {
-        Lpm::new(est.m11.clone(), est.m00.clone(), T::int(0)).ok()
+        let (_, m11, m00) = self.reported(est);
+        Lpm::new(m11, m00, T::int(0)).ok()
     }
 
     fn summary(&self, est: &LpmEstimate<T>, names: &Names) -> Option<Summary> {
         let (lo, hi) = est.search.consistent.bounds();
         let (lo, hi) = (lo.to_f64_lossy(), hi.to_f64_lossy());
-        let (m11, m00) = (est.m11.to_f64_lossy(), est.m00.to_f64_lossy());
+        let (_, m11, m00) = self.reported(est);
+        let (m11, m00) = (m11.to_f64_lossy(), m00.to_f64_lossy());
         let mut undetermined = Vec::new();
         if lo <= hi {
             // m = (cos θ, sin θ): the cost ratio m11/m00 = cot θ.
@@ -174,6 +178,29 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
                 &est.search.confusion,
             )),
         })
+    }
+}
+
+impl<T: Scalar> BinaryLpmAdapter<T> {
+    /// The metric reported for an estimate, as (θ, m11, m00): the search's
+    /// θ̂, or, when ties leave the consistent θ interval wider than ε (a
+    /// plateau: "can't tell" answers, or a finite sample's equal values),
+    /// the centre of that interval rather than the point in it where the
+    /// search happened to stop. The result then lists the plateau under
+    /// `undetermined`. The algorithm's own estimate (what the
+    /// reproductions use) is unchanged.
+    fn reported(&self, est: &LpmEstimate<T>) -> (T, T, T) {
+        let eps = self.0.search().eps.get();
+        match &est.search.consistent {
+            Consistent::Interval { lo, hi }
+                if est.search.stop != Stop::Resolution && hi.clone() - lo.clone() > eps.clone() =>
+            {
+                let centre = (lo.clone() + hi.clone()) / T::int(2);
+                let (m11, m00) = slope(&centre);
+                (centre, m11, m00)
+            }
+            _ => (est.search.theta.clone(), est.m11.clone(), est.m00.clone()),
+        }
     }
 }
 
