@@ -117,6 +117,7 @@ pub mod error;
 #[cfg(feature = "data")]
 pub mod fit;
 pub mod geometry;
+mod memory;
 pub mod metric;
 pub mod oracle;
 mod par;

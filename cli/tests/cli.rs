@@ -1760,3 +1760,66 @@ fn the_readme_quick_start_ranks_the_shipped_predictions() {
         .iter()
         .all(|n| columns.contains(&n.as_str()) && n != "label"));
 }
+
+/// Issue 29, item 5: a transcript replays from any working directory (its
+/// header records the spec's folder as an absolute path), and a header of
+/// another format version is refused naming it.
+#[test]
+fn a_transcript_replays_from_anywhere_and_names_a_foreign_version() {
+    let dir = tmp("replay-anywhere");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["binary-lpm-csv.json", "scores.csv"] {
+        std::fs::copy(specs().join(f), dir.join(f)).unwrap();
+    }
+    let first = elicit()
+        .current_dir(&dir)
+        .args(["run", "binary-lpm-csv.json", "--transcript", "t.jsonl"])
+        .output()
+        .unwrap();
+    json(&first);
+    let elsewhere = std::env::temp_dir();
+    let replay = elicit()
+        .current_dir(&elsewhere)
+        .arg("replay")
+        .arg(dir.join("t.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        json(&replay),
+        json(&first),
+        "the same result from another folder"
+    );
+    let text = std::fs::read_to_string(dir.join("t.jsonl")).unwrap();
+    let foreign = dir.join("v7.jsonl");
+    std::fs::write(
+        &foreign,
+        text.replacen("\"elicit_transcript\":2", "\"elicit_transcript\":7", 1),
+    )
+    .unwrap();
+    let out = elicit().arg("replay").arg(&foreign).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("version 7") && err.trim().lines().count() == 1,
+        "{err}"
+    );
+}
+
+/// Issue 29, item 5: a population larger than the machine's memory is
+/// refused before anything is allocated, naming the field and what fits.
+#[test]
+fn a_population_too_large_for_memory_is_refused_before_allocating() {
+    for rows in ["1000000000000", "100000000000"] {
+        let out = run_spec(
+            "huge.toml",
+            &format!("procedure = \"dlpm\"\nepsilon = 0.05\n[population]\nkind = \"synthetic-004\"\nclasses = 3\nrows = {rows}\n[oracle]\nkind = \"simulated\"\nmetric = [0.5, 0.3, 0.2]\n"),
+        );
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("population.rows") && err.contains("GB") && err.contains("at most about"),
+            "{err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}

@@ -189,6 +189,9 @@ pub fn header(spec: &Spec) -> Result<Value> {
     let stored = header_spec(spec);
     let mut files = Vec::new();
     let base = spec.base_dir();
+    // The spec's folder as an absolute path, so that a transcript replays
+    // from any working directory.
+    let recorded_dir = std::fs::canonicalize(&base).unwrap_or_else(|_| base.clone());
     for path in spec.population.files() {
         let bytes = std::fs::read(path).map_err(io_error(path))?;
         let relative = path.strip_prefix(&base).unwrap_or(path);
@@ -202,7 +205,7 @@ pub fn header(spec: &Spec) -> Result<Value> {
             "elicit_transcript": TRANSCRIPT_VERSION,
             "spec": stored,
             "spec_sha256": sha256_hex(stored.to_string().as_bytes()),
-            "spec_dir": base.display().to_string(),
+            "spec_dir": recorded_dir.display().to_string(),
             "files": files,
         }
     }))
@@ -255,6 +258,19 @@ pub fn read_transcript(path: &Path, lenient: bool) -> Result<TranscriptFile> {
     let spec = match &header {
         None => None,
         Some(h) => {
+            match h.get("elicit_transcript").and_then(Value::as_u64) {
+                Some(TRANSCRIPT_VERSION) => {}
+                other => {
+                    return Err(bad(format!(
+                    "transcript format version {} (this elicit reads version {TRANSCRIPT_VERSION})",
+                    other.map_or_else(
+                        || h.get("elicit_transcript")
+                            .map_or("missing".into(), Value::to_string),
+                        |v| v.to_string()
+                    )
+                )))
+                }
+            }
             let stored = h.get("spec").cloned().unwrap_or(Value::Null);
             let mut spec: Spec = serde_json::from_value(stored.clone())
                 .map_err(|e| bad(format!("the header's spec does not parse: {e}")))?;
@@ -264,21 +280,48 @@ pub fn read_transcript(path: &Path, lenient: bool) -> Result<TranscriptFile> {
                     "the header's spec was edited after recording (its hash does not match); record a new transcript".into(),
                 ));
             }
-            let spec_dir = h
-                .get("spec_dir")
-                .and_then(Value::as_str)
-                .map(PathBuf::from)
-                .filter(|d| d.is_dir())
-                .or_else(|| path.parent().map(Path::to_path_buf))
-                .unwrap_or_default();
-            spec.resolve_paths(&spec_dir);
-            for file in h
+            let files: Vec<&Value> = h
                 .get("files")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
-            {
-                let rel = file.get("path").and_then(Value::as_str).unwrap_or("");
+                .collect();
+            let rel = |file: &Value| {
+                file.get("path")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            };
+            // The recorded spec folder (absolute since version 2's
+            // 2026-11-27 builds; a relative one is read from here), else
+            // the transcript's folder: the first that holds every data file.
+            let transcript_dir = path
+                .parent()
+                .map(|p| {
+                    if p.as_os_str().is_empty() {
+                        PathBuf::from(".")
+                    } else {
+                        p.to_path_buf()
+                    }
+                })
+                .unwrap_or_default();
+            let candidates: Vec<PathBuf> = h
+                .get("spec_dir")
+                .and_then(Value::as_str)
+                .map(PathBuf::from)
+                .into_iter()
+                .chain(std::iter::once(transcript_dir))
+                .filter(|d| d.is_dir())
+                .collect();
+            let spec_dir = candidates
+                .iter()
+                .find(|d| files.iter().all(|f| d.join(rel(f)).is_file()))
+                .or(candidates.first())
+                .cloned()
+                .unwrap_or_default();
+            spec.resolve_paths(&spec_dir);
+            for file in files {
+                let rel = rel(file);
                 let want = file.get("sha256").and_then(Value::as_str).unwrap_or("");
                 let full = spec_dir.join(rel);
                 let bytes = std::fs::read(&full).map_err(|e| {

@@ -21,14 +21,40 @@ use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
 /// A number in a spec: a TOML/JSON number, or a decimal string rounded once
-/// at the working precision.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// at the working precision. Anything else (a boolean, a table, a list) is
+/// refused with "expected a number, or a decimal string such as \"0.1\"".
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Num {
     /// A number written as a number (an `f64`, converted exactly).
     Float(f64),
     /// A number written as text, rounded once at the working precision.
     Text(String),
+}
+
+impl<'de> Deserialize<'de> for Num {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Num;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number, or a decimal string such as \"0.1\"")
+            }
+            fn visit_f64<E: serde::de::Error>(self, x: f64) -> std::result::Result<Num, E> {
+                Ok(Num::Float(x))
+            }
+            fn visit_i64<E: serde::de::Error>(self, x: i64) -> std::result::Result<Num, E> {
+                Ok(Num::Float(x as f64))
+            }
+            fn visit_u64<E: serde::de::Error>(self, x: u64) -> std::result::Result<Num, E> {
+                Ok(Num::Float(x as f64))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> std::result::Result<Num, E> {
+                Ok(Num::Text(s.to_string()))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 impl From<f64> for Num {
@@ -63,6 +89,29 @@ impl Num {
                 }
             }
         }
+    }
+}
+
+/// The first non-finite float of a TOML value, as its field path
+/// (`oracle.metric[0]`), if any.
+fn non_finite(value: &toml::Value, path: String) -> Option<String> {
+    match value {
+        toml::Value::Float(x) if !x.is_finite() => Some(path),
+        toml::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| non_finite(v, format!("{path}[{i}]"))),
+        toml::Value::Table(t) => t.iter().find_map(|(k, v)| {
+            non_finite(
+                v,
+                if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                },
+            )
+        }),
+        _ => None,
     }
 }
 
@@ -590,6 +639,15 @@ impl Spec {
     /// The parser's message, reduced to one line with its position.
     pub fn parse(text: &str, toml: bool) -> std::result::Result<Spec, String> {
         if toml {
+            // TOML writes nan and inf, which a JSON value (a metric, a
+            // table) cannot hold: named here rather than read as null.
+            if let Ok(table) = toml::from_str::<toml::Table>(text) {
+                if let Some(field) = non_finite(&toml::Value::Table(table), String::new()) {
+                    return Err(format!(
+                        "{field} is not a finite number (nan and inf are not accepted anywhere in a spec)"
+                    ));
+                }
+            }
             toml::from_str::<Spec>(text).map_err(|e| one_line(&e.to_string()))
         } else {
             serde_json::from_str::<Spec>(text).map_err(|e| one_line(&e.to_string()))

@@ -193,16 +193,16 @@ impl<T: Scalar> ExpectedMulticlass<T> {
         if rows == 0 {
             return Err(Error::invalid("population.rows", "needs at least one row"));
         }
-        if classes
-            .checked_mul(rows)
-            .and_then(|c| c.checked_mul(8))
-            .is_none()
-        {
-            return Err(Error::invalid(
-                "population.rows",
-                format!("{rows} rows of {classes} classes overflow the address space"),
-            ));
-        }
+        // η is stored as f64: k·n·8 bytes, checked before it is allocated.
+        crate::memory::check(
+            "population.rows",
+            &format!("{rows} rows of {classes} classes (eta stored as 8 bytes per class and row)"),
+            (classes as u64)
+                .checked_mul(rows as u64)
+                .and_then(|c| c.checked_mul(8))
+                .filter(|b| usize::try_from(*b).is_ok()),
+            classes as u64 * 8,
+        )?;
         let start = Instant::now();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let w: Vec<f64> = (0..classes * FEATURES)
