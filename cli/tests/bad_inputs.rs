@@ -181,8 +181,6 @@ fn breakages() -> Vec<Breakage> {
 fn every_example_spec_broken_every_way_exits_2_naming_the_field() {
     let mut checked = 0;
     let mut failures = Vec::new();
-    let dir = std::env::temp_dir().join(format!("elicit-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let mut names: Vec<PathBuf> = std::fs::read_dir(specs())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -226,7 +224,7 @@ fn every_example_spec_broken_every_way_exits_2_naming_the_field() {
             checked += 1;
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("{checked} bad inputs checked");
     assert!(
         failures.is_empty(),
         "{} of {checked} bad inputs not refused as promised:\n{}",
