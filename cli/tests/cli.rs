@@ -1031,6 +1031,15 @@ fn reproduce_checks_precision_and_out_before_computing() {
         err.contains("precision") && err.contains("f32 is not supported"),
         "{err}"
     );
+    // What it proposes, this build accepts (issue 29, item 6).
+    if cfg!(feature = "mpfr") {
+        assert!(err.contains("use f64 or mpfr:BITS"), "{err}");
+    } else {
+        assert!(
+            err.contains("use f64 (mpfr:BITS needs a build with --features mpfr)"),
+            "{err}"
+        );
+    }
 }
 
 #[test]
@@ -1821,5 +1830,62 @@ fn a_population_too_large_for_memory_is_refused_before_allocating() {
             "{err}"
         );
         assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}
+
+/// Issue 29, item 4: where the simulated truth is known, it is checked
+/// against the procedure's assumptions before the run (refused, naming the
+/// field) or reported with the result (a warning that leaves the metric
+/// undetermined); a band that holds every answer is said to say nothing;
+/// weights near the ends of f64's range are normalized without overflow.
+#[test]
+fn a_simulated_truth_against_the_procedures_assumptions_is_not_silent() {
+    let spec = |metric: &str, extra: &str| {
+        format!("procedure = \"binary-lpm\"\nepsilon = 0.05\nmonotonicity = \"increasing\"\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = {metric}\n{extra}")
+    };
+    // Against the declared monotonicity: refused.
+    let out = run_spec("against.toml", &spec("[-0.8, -0.5]", ""));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("monotonicity")
+            && err.contains("oracle.metric")
+            && err.trim().lines().count() == 1,
+        "{err}"
+    );
+    // Opposite signs: the optimum is a vertex, said so (exit 3).
+    let v = json(&run_spec("mixed.toml", &spec("[0.8, -0.5]", "")));
+    assert!(
+        v["undetermined"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("vertex-optimum: "),
+        "{v}"
+    );
+    // A band wider than the metric's range: every answer the adversary's.
+    let v = json(&run_spec(
+        "band.toml",
+        &spec("[0.8, 0.5]", "eps_omega = 10"),
+    ));
+    assert_eq!(v["in_band_queries"], v["queries"]);
+    assert!(
+        v["undetermined"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("unidentifiable: every one"),
+        "{v}"
+    );
+    // Weights near 1e300 and 1e-320: the truth normalized, not 0 or null.
+    for metric in ["[1e300, 5e299]", "[1e-320, 5e-321]"] {
+        let v = json(&run_spec("extreme.toml", &spec(metric, "")));
+        let (t11, t00) = (
+            v["truth"]["m11"].as_f64().unwrap(),
+            v["truth"]["m00"].as_f64().unwrap(),
+        );
+        assert!(
+            (t11 - 0.894).abs() < 1e-3 && (t00 - 0.447).abs() < 1e-3,
+            "{metric}: {v}"
+        );
+        assert!(v["error"].as_f64().unwrap() < 0.05, "{metric}: {v}");
     }
 }

@@ -763,6 +763,18 @@ pub(crate) fn assemble<T: Scalar, P: Adapter<T>, O>(
     out.insert("elicited".into(), report.elicited);
     out.insert("elicited_exact".into(), report.elicited_exact);
     let mut warnings = report.warnings;
+    if counted.queries() > 0 && counted.in_band_queries() == counted.queries() {
+        // Every answer came from the adversary (a band as wide as the
+        // metric's range, e.g. eps_omega = 10): the answers say nothing
+        // of the metric (issue #29, item 4).
+        warnings.push(Warning::new(
+            Cause::Unidentifiable,
+            format!(
+                "every one of the {} answers fell within the oracle's noise band (eps_omega), where the adversary decides: they say nothing of the metric",
+                counted.queries()
+            ),
+        ));
+    }
     if matches!(spec.oracle, OracleSpec::Person {}) {
         for w in &mut warnings {
             if w.cause == Cause::Plateau {

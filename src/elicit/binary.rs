@@ -800,6 +800,12 @@ impl<T: Scalar> BinaryLpm<T> {
         self.population.as_ref()
     }
 
+    /// What is known of the metric's monotonicity (which boundary is
+    /// searched).
+    pub fn monotonicity(&self) -> Monotonicity {
+        self.monotonicity
+    }
+
     /// The search settings.
     pub fn search(&self) -> &Search<T> {
         &self.search

@@ -59,7 +59,20 @@ impl<T: Scalar> Lpm<T> {
 
     /// The same preferences with ‖(m11, m00)‖₂ = 1 and m0 = 0.
     pub fn unit(&self) -> Self {
-        let norm = (self.m11.clone().powi(2) + self.m00.clone().powi(2)).sqrt();
+        let mut norm = (self.m11.clone().powi(2) + self.m00.clone().powi(2)).sqrt();
+        if !(norm.finite() && norm > T::from_f64_exact(1e-150) && norm < T::from_f64_exact(1e150)) {
+            // The squares may have overflowed or underflowed (weights near
+            // 1e±300 in f64): scale by the larger weight first. Not
+            // otherwise, so that every other norm keeps its bits.
+            let scale = self.m11.clone().abs().max(self.m00.clone().abs());
+            if scale > T::int(0) && scale.finite() {
+                let (a, b) = (
+                    self.m11.clone() / scale.clone(),
+                    self.m00.clone() / scale.clone(),
+                );
+                norm = (a.powi(2) + b.powi(2)).sqrt() * scale;
+            }
+        }
         Lpm {
             m11: self.m11.clone() / norm.clone(),
             m00: self.m00.clone() / norm,

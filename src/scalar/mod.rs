@@ -280,7 +280,12 @@ pub fn precision_bits(text: &str, field: &str) -> Result<Option<u32>, Error> {
     if text == "f64" {
         return Ok(None);
     }
-    let expected = "f64 or mpfr:BITS (BITS = 64, 128, 256, 512 or 1024)";
+    // What this build accepts: without the `mpfr` feature, f64 only.
+    let expected = if cfg!(feature = "mpfr") {
+        "f64 or mpfr:BITS (BITS = 64, 128, 256, 512 or 1024)"
+    } else {
+        "f64 (mpfr:BITS needs a build with --features mpfr)"
+    };
     if text == "f32" {
         return Err(Error::invalid(
             field,

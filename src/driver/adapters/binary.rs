@@ -3,7 +3,7 @@
 //! ([`BinaryLfpm`], §5.2 and Cor. 1), over a spec's binary population
 //! ([`build::binary`]).
 
-use crate::diagnostics::Warning;
+use crate::diagnostics::{Cause, Warning};
 use crate::driver::adapter::{
     linear_words, lossy, significant, table, Adapter, Family, Report, View,
 };
@@ -89,6 +89,31 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
                 ));
             }
         }
+        // The declared monotonicity is an assumption about the metric: a
+        // simulated metric against it would be elicited on the wrong
+        // boundary (issue #29, item 4).
+        let (zero, m11, m00) = (T::int(0), &v[0], &v[1]);
+        let against = match self.0.monotonicity() {
+            Monotonicity::Increasing => *m11 < zero || *m00 < zero,
+            Monotonicity::Decreasing => *m11 > zero || *m00 > zero,
+            Monotonicity::Unknown => false,
+        };
+        if against && !(m11.clone() * m00.clone() < zero) {
+            return Err(Error::Assumption {
+                assumption: format!(
+                    "monotonicity = {:?} (003 §5.1 / App. C)",
+                    match self.0.monotonicity() {
+                        Monotonicity::Increasing => "increasing",
+                        _ => "decreasing",
+                    }
+                ),
+                detail: format!(
+                    "oracle.metric = [{}, {}] is monotone the other way",
+                    m11.to_f64_lossy(),
+                    m00.to_f64_lossy()
+                ),
+            });
+        }
         Lpm::new(v[0].clone(), v[1].clone(), T::int(0))
     }
 
@@ -118,6 +143,21 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
             details,
             ..Report::default()
         };
+        if let Some(t) = truth {
+            // Weights of opposite signs: the metric's optimum is a trivial
+            // classifier (a vertex of C), where every slope on one side
+            // gives the same answers (003 Prop. 1).
+            if t.m11.clone() * t.m00.clone() < T::int(0) {
+                report.warnings.push(Warning::new(
+                    Cause::VertexOptimum,
+                    format!(
+                        "the oracle's metric ({}, {}) has weights of opposite signs: its optimum is a trivial classifier, which every slope on that side shares, so the answers only bound the metric",
+                        t.m11.to_f64_lossy(),
+                        t.m00.to_f64_lossy()
+                    ),
+                ));
+            }
+        }
         if let Some(t) = truth {
             let t = t.unit();
             report.truth = Some(table([("m11", &t.m11), ("m00", &t.m00)]).0);
