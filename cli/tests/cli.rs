@@ -814,6 +814,18 @@ fn reproduce_writes_report_results_and_figures() {
     ] {
         assert!(summary.contains(id), "{summary}");
     }
+    // Issue 29, item 7: with output to a file, a line per job as it starts
+    // and as it ends (its time and verdict) on stderr.
+    let progress = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = progress.lines().collect();
+    assert!(
+        lines.len() >= 10 && lines[0].starts_with("[1/") && lines[0].ends_with(" started"),
+        "{progress}"
+    );
+    assert!(
+        lines[1].contains(" done in ") && lines[1].contains(": "),
+        "{progress}"
+    );
     let report = std::fs::read_to_string(out_dir.join("report.md")).unwrap();
     assert!(report.contains("003 Table 1") && report.contains("Verdict"));
     // The 144-row Thm. 2 sweep is summarized per setting in report.md; its

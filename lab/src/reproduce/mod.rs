@@ -334,7 +334,7 @@ pub fn selected_ids(o: &Options) -> Vec<&'static str> {
 pub fn run_at_precision(
     o: &Options,
     bits: Option<u32>,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Vec<Section>> {
     match bits {
         None => run::<f64>(o, progress),
@@ -343,7 +343,11 @@ pub fn run_at_precision(
 }
 
 #[cfg(feature = "mpfr")]
-fn run_mpfr(o: &Options, bits: u32, progress: &mut dyn FnMut(&str)) -> Result<Vec<Section>> {
+fn run_mpfr(
+    o: &Options,
+    bits: u32,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<Vec<Section>> {
     use metric_elicitation::scalar::Mpfr;
     match bits {
         64 => run::<Mpfr<64>>(o, progress),
@@ -355,30 +359,58 @@ fn run_mpfr(o: &Options, bits: u32, progress: &mut dyn FnMut(&str)) -> Result<Ve
 }
 
 #[cfg(not(feature = "mpfr"))]
-fn run_mpfr(_: &Options, bits: u32, _: &mut dyn FnMut(&str)) -> Result<Vec<Section>> {
+fn run_mpfr(_: &Options, bits: u32, _: &mut dyn FnMut(Progress<'_>)) -> Result<Vec<Section>> {
     Err(metric_elicitation::Error::invalid(
         "--precision",
         format!("mpfr:{bits} needs the MPFR feature: cargo run --release --features mpfr -- reproduce --precision mpfr:{bits}"),
     ))
 }
 
+/// Where a run of the jobs is, for a progress display.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    /// Job `index` (0-based) of `total` starts.
+    Started {
+        /// The job's id.
+        id: &'a str,
+        /// Its place in the run.
+        index: usize,
+        /// How many jobs the run has.
+        total: usize,
+    },
+    /// Job `index` of `total` is done: its section (rows, time, verdict).
+    Finished {
+        /// The job's section.
+        section: &'a Section,
+        /// Its place in the run.
+        index: usize,
+        /// How many jobs the run has.
+        total: usize,
+    },
+}
+
 /// Runs the jobs `o.only` selects at precision `T`; for MPFR precisions
 /// the jobs marked [`Job::compare_f64`] are also run in `f64` and each row
-/// records its difference. `progress` is called with each job's id as it
-/// starts.
+/// records its difference. `progress` is told when each job starts and
+/// when it is done ([`Progress`]).
 ///
 /// # Errors
 /// The first job that fails.
-pub fn run<T: Scalar>(o: &Options, mut progress: impl FnMut(&str)) -> Result<Vec<Section>> {
+pub fn run<T: Scalar>(o: &Options, mut progress: impl FnMut(Progress<'_>)) -> Result<Vec<Section>> {
     let ids = selected_ids(o);
     let selected: Vec<Job> = jobs::<T>(o)
         .into_iter()
         .filter(|j| ids.contains(&j.id))
         .collect();
     let reference = (T::backend_name() != "f64").then(|| jobs::<f64>(o));
-    let mut sections = Vec::new();
-    for job in selected {
-        progress(job.id);
+    let mut sections: Vec<Section> = Vec::new();
+    let total = selected.len();
+    for (index, job) in selected.into_iter().enumerate() {
+        progress(Progress::Started {
+            id: job.id,
+            index,
+            total,
+        });
         let start = Instant::now();
         let mut rows = (job.rows)()?;
         let seconds = start.elapsed().as_secs_f64();
@@ -399,6 +431,13 @@ pub fn run<T: Scalar>(o: &Options, mut progress: impl FnMut(&str)) -> Result<Vec
             layout: job.layout,
             figure: job.figure,
         });
+        if let Some(section) = sections.last() {
+            progress(Progress::Finished {
+                section,
+                index,
+                total,
+            });
+        }
     }
     Ok(sections)
 }

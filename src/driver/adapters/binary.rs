@@ -98,7 +98,7 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
             Monotonicity::Decreasing => *m11 > zero || *m00 > zero,
             Monotonicity::Unknown => false,
         };
-        if against && !(m11.clone() * m00.clone() < zero) {
+        if against && m11.clone() * m00.clone() >= zero {
             return Err(Error::Assumption {
                 assumption: format!(
                     "monotonicity = {:?} (003 §5.1 / App. C)",
