@@ -1901,3 +1901,74 @@ fn a_simulated_truth_against_the_procedures_assumptions_is_not_silent() {
         assert!(v["error"].as_f64().unwrap() < 0.05, "{metric}: {v}");
     }
 }
+
+/// Issue 28 (driver): `engine = "bayes"` elicits binary-lpm from a
+/// simulated person who errs (`oracle.mistake_rate`), reports its credible
+/// radius and the estimated mistake rate, replays bit for bit, and is never
+/// silently wrong: over 10 seeded people who err one time in ten, every
+/// result within epsilon of the truth has exit status 0 and any other is
+/// listed as undetermined (exit 3).
+#[test]
+fn the_bayesian_engine_runs_from_a_spec_and_is_never_silently_wrong() {
+    let spec = |seed: u64, extra: &str| {
+        format!("procedure = \"binary-lpm\"\nengine = \"bayes\"\nepsilon = 0.05\nmonotonicity = \"increasing\"\n{extra}[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.6]\nmistake_rate = 0.1\nseed = {seed}\n")
+    };
+    let mut within = 0;
+    for seed in 1..=10 {
+        let out = run_spec("bayes.toml", &spec(seed, ""));
+        let v = json(&out);
+        assert_eq!(v["engine"], "bayes");
+        assert!(v.get("search").is_none(), "{v}");
+        let error = v["error"].as_f64().unwrap();
+        let radius = v["credible"]["radius"].as_f64().unwrap();
+        if error <= 0.05 {
+            within += 1;
+        }
+        if v["undetermined"].as_array().unwrap().is_empty() {
+            assert!(radius <= 0.05 && error <= 0.05, "seed {seed}: {v}");
+        }
+        assert!(v["mistake_rate_estimate"].as_f64().is_some(), "{v}");
+    }
+    assert!(within >= 9, "{within} of 10 within epsilon");
+    // A transcript replays bit for bit.
+    let file = tmp("bayes.jsonl");
+    let path = tmp("bayes-t.toml");
+    std::fs::write(&path, spec(3, "")).unwrap();
+    let first = elicit()
+        .arg("run")
+        .arg(&path)
+        .arg("--transcript")
+        .arg(&file)
+        .output()
+        .unwrap();
+    json(&first);
+    let replay = elicit().arg("replay").arg(&file).output().unwrap();
+    assert_eq!(replay.stdout, first.stdout);
+    // Out of questions: said, exit 3.
+    let v = json(&run_spec("bayes-1.toml", &spec(3, "max_questions = 1\n")));
+    assert_eq!(v["stop"], "budget");
+    assert!(
+        v["undetermined"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("unidentifiable: "),
+        "{v}"
+    );
+    // Refused where it is not available, and an unknown engine.
+    let out = run_spec(
+        "bayes-dlpm.toml",
+        "procedure = \"dlpm\"\nengine = \"bayes\"\nepsilon = 0.05\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.4, 0.3, 0.3]\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("engine") && err.contains("binary-lpm"),
+        "{err}"
+    );
+    let out = run_spec(
+        "bayes-x.toml",
+        &spec(3, "").replace("\"bayes\"", "\"magic\""),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("engine"));
+}

@@ -185,6 +185,9 @@ pub trait Family {
     const RANK: crate::driver::rank::Rankability;
     /// The adapter at precision `T`.
     type At<T: Scalar>: Adapter<T>;
+    /// The engine behind it (`engine = …` in the spec): the papers'
+    /// searches by default.
+    const ENGINE: crate::driver::spec::Engine = crate::driver::spec::Engine::Search;
 }
 
 /// A scalar as a JSON number (readable; `f64`).

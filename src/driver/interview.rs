@@ -240,7 +240,7 @@ pub fn read_person_lines(path: &Path) -> Result<(Vec<Extra>, Vec<CheckLine>)> {
 /// As [`crate::driver::replay`].
 pub fn replay_person(spec: &Spec, path: &Path, records: Vec<Record>) -> Result<Value> {
     let (extras, checks) = read_person_lines(path)?;
-    let entry = super::registry::find(&spec.procedure)?;
+    let entry = super::registry::find_for(spec)?;
     let procedure = (entry.conduct)(spec)?;
     let options = Options {
         min_difference: None,
@@ -388,7 +388,7 @@ impl Interview {
                 "an interview asks a person: the spec's oracle must be kind = \"person\"",
             ));
         }
-        let entry = super::registry::find(&spec.procedure)?;
+        let entry = super::registry::find_for(&spec)?;
         let procedure = (entry.conduct)(&spec)?;
         let mut interview = Interview {
             spec,

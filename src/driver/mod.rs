@@ -50,7 +50,7 @@ use std::path::Path;
 /// [`Error::InvalidArgument`] for an unknown procedure or precision, and
 /// whatever the procedure, its settings or the oracle report.
 pub fn run(spec: &Spec, mode: Mode<'_>) -> Result<Finished> {
-    let entry = registry::find(&spec.procedure)?;
+    let entry = registry::find_for(spec)?;
     (entry.run)(spec, mode)
 }
 

@@ -2,10 +2,10 @@
 //! Adding a procedure is one line here.
 
 use super::adapter::Family;
-use super::adapters::{binary, cost_reward, fair, lpme, multiclass, quadratic};
+use super::adapters::{bayes, binary, cost_reward, fair, lpme, multiclass, quadratic};
 use super::rank::{Metric, Parameters, Rankability};
 use super::session::{conduct_family, run_family, ConductBox, Finished, Mode};
-use super::spec::Spec;
+use super::spec::{Engine, Spec};
 use crate::error::{Error, Result};
 use serde_json::Value;
 
@@ -13,6 +13,8 @@ use serde_json::Value;
 pub struct Entry {
     /// The spec name.
     pub name: &'static str,
+    /// The engine (`engine = …`; the papers' searches by default).
+    pub engine: Engine,
     /// One line on what it elicits.
     pub summary: &'static str,
     /// Runs it at the spec's precision.
@@ -28,6 +30,7 @@ pub struct Entry {
 const fn entry<F: Family>() -> Entry {
     Entry {
         name: F::NAME,
+        engine: F::ENGINE,
         summary: F::SUMMARY,
         run: run_family::<F>,
         conduct: conduct_family::<F>,
@@ -49,9 +52,41 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<quadratic::QpmeTradeoffFamily>(),
     entry::<quadratic::CubicFamily>(),
     entry::<cost_reward::CostRewardFamily>(),
+    entry::<bayes::BayesBinaryLpmFamily>(),
 ];
 
-/// The procedure named `name`.
+/// The procedure a spec names, with the engine it names.
+///
+/// # Errors
+/// As [`find`]; [`Error::InvalidArgument`] naming `engine` when the
+/// procedure has no such engine (listing those that have).
+pub fn find_for(spec: &Spec) -> Result<&'static Entry> {
+    let engine = spec.engine()?;
+    let first = find(&spec.procedure)?;
+    PROCEDURES
+        .iter()
+        .find(|e| e.name == spec.procedure && e.engine == engine)
+        .ok_or_else(|| {
+            let with: Vec<&str> = PROCEDURES
+                .iter()
+                .filter(|e| e.engine == engine)
+                .map(|e| e.name)
+                .collect();
+            Error::invalid(
+                "engine",
+                format!(
+                    "{} has no {} engine (engine = \"{}\" is available for: {})",
+                    first.name,
+                    engine.name(),
+                    engine.name(),
+                    with.join(", ")
+                ),
+            )
+        })
+}
+
+/// The procedure named `name` (with the papers' engine where it has
+/// several).
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] naming `procedure` and listing the known
@@ -68,9 +103,15 @@ pub fn find(name: &str) -> Result<&'static Entry> {
     })
 }
 
-/// Every registered name, in order.
+/// Every registered name, in order (once each).
 pub fn names() -> Vec<&'static str> {
-    PROCEDURES.iter().map(|e| e.name).collect()
+    let mut out: Vec<&'static str> = Vec::new();
+    for e in PROCEDURES {
+        if !out.contains(&e.name) {
+            out.push(e.name);
+        }
+    }
+    out
 }
 
 /// Reading a metric for ranking goes through the registry (the procedure

@@ -571,16 +571,36 @@ where
                 .transpose()?;
             transcript_path = transcript;
             let oracle: Box<dyn Oracle<Point<T, P>> + '_> = match (&spec.oracle, truth) {
-                (OracleSpec::Simulated { eps_omega, .. }, Some(truth)) => {
+                (
+                    OracleSpec::Simulated {
+                        eps_omega,
+                        mistake_rate,
+                        seed,
+                        ..
+                    },
+                    Some(truth),
+                ) => {
                     let eps_omega: T = eps_omega
                         .clone()
                         .unwrap_or(Num::Float(0.0))
                         .to_scalar("oracle.eps_omega")?;
-                    Box::new(Noisy::new(
+                    let noisy = Noisy::new(
                         move |p: &Point<T, P>| truth.value(p),
                         eps_omega,
                         adversary(spec, procedure, truth)?,
-                    )?)
+                    )?;
+                    match mistake_rate {
+                        // A person who errs: strict answers flipped with
+                        // probability p, after the band.
+                        Some(p) => Box::new(crate::oracle::Mistakes::new(
+                            noisy,
+                            p.to_scalar::<T>("oracle.mistake_rate")?,
+                            // Not the adversary's stream: the seed's
+                            // bits xor "mistakes".
+                            seed.unwrap_or(0) ^ 0x6d69_7374_616b_6573,
+                        )?),
+                        None => Box::new(noisy),
+                    }
                 }
                 (OracleSpec::Replay { transcript }, _) => {
                     let file = read_transcript(transcript, false)?;
@@ -756,7 +776,10 @@ pub(crate) fn assemble<T: Scalar, P: Adapter<T>, O>(
     let mut out = Map::new();
     out.insert("procedure".into(), json!(spec.procedure));
     out.insert("precision".into(), json!(T::backend_name()));
-    out.insert("search".into(), json!(strategy.name()));
+    if spec.engine.as_deref() != Some(super::spec::Engine::Bayes.name()) {
+        // The Bayesian engine names itself (`engine`) and searches nothing.
+        out.insert("search".into(), json!(strategy.name()));
+    }
     out.insert("queries".into(), json!(counted.queries()));
     out.insert("known_answers".into(), json!(counted.known()));
     out.insert("in_band_queries".into(), json!(counted.in_band_queries()));

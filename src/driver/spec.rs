@@ -498,9 +498,14 @@ pub enum OracleSpec {
         /// always-wrong | random (default) | push-away | scripted.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         adversary: Option<String>,
-        /// Seed of the random adversary (default 0).
+        /// Seed of the random adversary and of the mistakes (default 0).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seed: Option<u64>,
+        /// A person who errs: each strict answer flipped with this
+        /// probability (independently, seeded by `seed`), after the noise
+        /// band ([`crate::oracle::Mistakes`]; default 0).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mistake_rate: Option<Num>,
         /// scripted: the in-band answers as a hex string (one bit each).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         script: Option<String>,
@@ -514,6 +519,26 @@ pub enum OracleSpec {
     /// The person at the terminal (`elicit ask`).
     #[serde(rename = "person")]
     Person {},
+}
+
+/// Which engine elicits: the papers' procedures or the Bayesian one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// The papers' coordinate searches (`engine = "search"`, the default).
+    Search,
+    /// The noise-robust Bayesian engine (`engine = "bayes"`,
+    /// [`crate::elicit::bayes`]).
+    Bayes,
+}
+
+impl Engine {
+    /// The spec name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Search => "search",
+            Engine::Bayes => "bayes",
+        }
+    }
 }
 
 /// The adversaries a simulated oracle accepts, by spec name.
@@ -590,6 +615,11 @@ pub struct Spec {
     /// Stop with an error after this many queries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<usize>,
+    /// `search` (the papers' procedures, the default) or `bayes` (the
+    /// noise-robust engine, [`crate::elicit::bayes`], for the procedures
+    /// that have it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
     /// Where the queries come from.
     pub population: PopulationSpec,
     /// Who answers.
@@ -698,6 +728,22 @@ impl Spec {
         }
     }
 
+    /// The engine the spec names: [`Engine::Search`] (the default) or
+    /// [`Engine::Bayes`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming `engine` for another name.
+    pub fn engine(&self) -> Result<Engine> {
+        match self.engine.as_deref() {
+            None | Some("search") => Ok(Engine::Search),
+            Some("bayes") => Ok(Engine::Bayes),
+            Some(other) => Err(Error::invalid(
+                "engine",
+                format!("{other:?} is not search or bayes"),
+            )),
+        }
+    }
+
     /// Checks the shared fields (the procedure checks its own when built).
     ///
     /// # Errors
@@ -712,6 +758,7 @@ impl Spec {
         if let Some(0) = self.budget {
             return Err(Error::ZeroBudget);
         }
+        self.engine()?;
         if let Some(task) = &self.task {
             task.validate()?;
         }
@@ -720,6 +767,7 @@ impl Spec {
             adversary,
             script,
             seed,
+            mistake_rate,
             ..
         } = &self.oracle
         {
@@ -732,7 +780,19 @@ impl Spec {
                     format!("applies only to adversary = \"scripted\", not {name:?}"),
                 ));
             }
-            if seed.is_some() && chosen.as_ref().is_ok_and(|a| *a != AdversaryName::Random) {
+            if let Some(p) = mistake_rate {
+                let p: f64 = p.to_scalar("oracle.mistake_rate")?;
+                if !(0.0..=0.5).contains(&p) {
+                    return Err(Error::invalid(
+                        "oracle.mistake_rate",
+                        format!("must be in [0, 0.5] (a probability of erring), got {p}"),
+                    ));
+                }
+            }
+            if seed.is_some()
+                && mistake_rate.is_none()
+                && chosen.as_ref().is_ok_and(|a| *a != AdversaryName::Random)
+            {
                 return Err(Error::invalid(
                     "oracle.seed",
                     format!("applies only to adversary = \"random\", not {name:?}"),

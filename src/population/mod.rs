@@ -134,6 +134,15 @@ impl<T: Scalar, P: BinaryPopulation<T> + ?Sized> BinaryPopulation<T> for &P {
     }
 }
 
+impl<T: Scalar, P: BinaryPopulation<T> + ?Sized> BinaryPopulation<T> for Box<P> {
+    fn zeta(&self) -> T {
+        (**self).zeta()
+    }
+    fn threshold_confusion(&self, m11: &T, m00: &T, side: Side) -> BinaryConfusion<T> {
+        (**self).threshold_confusion(m11, m00, side)
+    }
+}
+
 /// Off-diagonal index of (i, j), i ≠ j, row-major without the diagonal
 /// (the crate's layout of off-diagonal confusions and rates).
 pub fn offdiag_index(k: usize, i: usize, j: usize) -> usize {

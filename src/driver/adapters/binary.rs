@@ -56,21 +56,10 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
         search: Search<T>,
         population: &PopulationSpec,
     ) -> Result<Self> {
-        let monotonicity = match fields.monotonicity.as_deref() {
-            None | Some("unknown") => Monotonicity::Unknown,
-            Some("increasing") => Monotonicity::Increasing,
-            Some("decreasing") => Monotonicity::Decreasing,
-            Some(other) => {
-                return Err(Error::invalid(
-                    "monotonicity",
-                    format!("{other:?} is not increasing, decreasing or unknown"),
-                ))
-            }
-        };
         Ok(BinaryLpmAdapter(BinaryLpm::new(
             build::binary(population, "binary-lpm")?,
             search,
-            monotonicity,
+            monotonicity(fields.monotonicity.as_deref())?,
         )))
     }
 
@@ -79,42 +68,7 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
     }
 
     fn truth(&self, metric: &Value) -> Result<Lpm<T>> {
-        // As given: the oracle's noise band ε_Ω is on this scale.
-        let v = num_list_of::<T>(metric, "oracle.metric", 2)?;
-        for (i, x) in v.iter().enumerate() {
-            if !x.finite() {
-                return Err(Error::invalid(
-                    format!("oracle.metric[{i}]"),
-                    "must be finite",
-                ));
-            }
-        }
-        // The declared monotonicity is an assumption about the metric: a
-        // simulated metric against it would be elicited on the wrong
-        // boundary (issue #29, item 4).
-        let (zero, m11, m00) = (T::int(0), &v[0], &v[1]);
-        let against = match self.0.monotonicity() {
-            Monotonicity::Increasing => *m11 < zero || *m00 < zero,
-            Monotonicity::Decreasing => *m11 > zero || *m00 > zero,
-            Monotonicity::Unknown => false,
-        };
-        if against && m11.clone() * m00.clone() >= zero {
-            return Err(Error::Assumption {
-                assumption: format!(
-                    "monotonicity = {:?} (003 §5.1 / App. C)",
-                    match self.0.monotonicity() {
-                        Monotonicity::Increasing => "increasing",
-                        _ => "decreasing",
-                    }
-                ),
-                detail: format!(
-                    "oracle.metric = [{}, {}] is monotone the other way",
-                    m11.to_f64_lossy(),
-                    m00.to_f64_lossy()
-                ),
-            });
-        }
-        Lpm::new(v[0].clone(), v[1].clone(), T::int(0))
+        lpm_truth(metric, self.0.monotonicity())
     }
 
     fn distance(&self, truth: &Lpm<T>, point: &BinaryConfusion<T>) -> Option<T> {
@@ -221,6 +175,67 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
     }
 }
 
+/// The `monotonicity` field: increasing, decreasing or unknown (default).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `monotonicity`.
+pub(super) fn monotonicity(field: Option<&str>) -> Result<Monotonicity> {
+    match field {
+        None | Some("unknown") => Ok(Monotonicity::Unknown),
+        Some("increasing") => Ok(Monotonicity::Increasing),
+        Some("decreasing") => Ok(Monotonicity::Decreasing),
+        Some(other) => Err(Error::invalid(
+            "monotonicity",
+            format!("{other:?} is not increasing, decreasing or unknown"),
+        )),
+    }
+}
+
+/// A binary LPM truth from the spec's `oracle.metric`: two finite weights,
+/// refused when monotone against the declared `monotonicity`.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `oracle.metric…`;
+/// [`Error::Assumption`] against the monotonicity.
+pub(super) fn lpm_truth<T: Scalar>(metric: &Value, monotonicity: Monotonicity) -> Result<Lpm<T>> {
+    // As given: the oracle's noise band ε_Ω is on this scale.
+    let v = num_list_of::<T>(metric, "oracle.metric", 2)?;
+    for (i, x) in v.iter().enumerate() {
+        if !x.finite() {
+            return Err(Error::invalid(
+                format!("oracle.metric[{i}]"),
+                "must be finite",
+            ));
+        }
+    }
+    // The declared monotonicity is an assumption about the metric: a
+    // simulated metric against it would be elicited on the wrong
+    // boundary (issue #29, item 4).
+    let (zero, m11, m00) = (T::int(0), &v[0], &v[1]);
+    let against = match monotonicity {
+        Monotonicity::Increasing => *m11 < zero || *m00 < zero,
+        Monotonicity::Decreasing => *m11 > zero || *m00 > zero,
+        Monotonicity::Unknown => false,
+    };
+    if against && m11.clone() * m00.clone() >= zero {
+        return Err(Error::Assumption {
+            assumption: format!(
+                "monotonicity = {:?} (003 §5.1 / App. C)",
+                match monotonicity {
+                    Monotonicity::Increasing => "increasing",
+                    _ => "decreasing",
+                }
+            ),
+            detail: format!(
+                "oracle.metric = [{}, {}] is monotone the other way",
+                m11.to_f64_lossy(),
+                m00.to_f64_lossy()
+            ),
+        });
+    }
+    Lpm::new(v[0].clone(), v[1].clone(), T::int(0))
+}
+
 impl<T: Scalar> BinaryLpmAdapter<T> {
     /// The metric reported for an estimate, as (θ, m11, m00): the search's
     /// θ̂, or, when ties leave the consistent θ interval wider than ε (a
@@ -245,14 +260,14 @@ impl<T: Scalar> BinaryLpmAdapter<T> {
 }
 
 /// The classes of the binary procedures (the positive class named first).
-const BINARY_SHAPE: Shape = Shape {
+pub(super) const BINARY_SHAPE: Shape = Shape {
     classes: Some(2),
     groups: None,
     binary: true,
 };
 
 /// A binary confusion in the task's words.
-fn binary_panel<T: Scalar, P: crate::population::BinaryPopulation<T> + ?Sized>(
+pub(super) fn binary_panel<T: Scalar, P: crate::population::BinaryPopulation<T> + ?Sized>(
     population: &P,
     point: &BinaryConfusion<T>,
     names: &Names,
@@ -278,7 +293,7 @@ fn ratio_text(x: f64) -> String {
 
 /// The trade-off of a utility w_tp·TP + w_tn·TN in words: a missed
 /// positive loses w_tp, a false alarm w_tn.
-fn binary_sentence(names: &Names, w_tp: f64, w_tn: f64, qualifier: &str) -> String {
+pub(super) fn binary_sentence(names: &Names, w_tp: f64, w_tn: f64, qualifier: &str) -> String {
     let (pos, neg) = (names.class(0), names.class(1));
     let missed = format!("a missed {pos} (a {pos} case labelled {neg})");
     let alarm = format!("a false alarm (a {neg} case labelled {pos})");
@@ -309,7 +324,7 @@ fn binary_sentence(names: &Names, w_tp: f64, w_tn: f64, qualifier: &str) -> Stri
 /// `per` cases (its upper boundary ∂C+ and the lower ∂C−), the elicited
 /// weights and the best classifier: the page draws the region and the
 /// metric's iso-lines over it.
-fn binary_picture<T: Scalar, P: crate::population::BinaryPopulation<T> + ?Sized>(
+pub(super) fn binary_picture<T: Scalar, P: crate::population::BinaryPopulation<T> + ?Sized>(
     population: &P,
     names: &Names,
     w_tp: f64,
@@ -637,7 +652,7 @@ impl Family for BinaryLfpmKnownP11Family {
 
 /// `binary-lpm`'s result (`{"m11": …, "m00": …}` or `[m11, m00]`) as an
 /// [`Lpm`] to rank by.
-fn rank_lpm(p: &Parameters<'_>) -> Result<RankMetric> {
+pub(super) fn rank_lpm(p: &Parameters<'_>) -> Result<RankMetric> {
     let v = p.named(&["m11", "m00"])?;
     Ok(RankMetric::new(p.checked(Lpm::new(v[0], v[1], 0.0))?))
 }

@@ -3,6 +3,7 @@
 //! (`…Adapter<T>`, an [`crate::driver::adapter::Adapter`]) and the
 //! registry's handle (`…Family`, a [`crate::driver::adapter::Family`]).
 
+pub mod bayes;
 pub mod binary;
 pub mod cost_reward;
 pub mod fair;
