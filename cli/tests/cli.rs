@@ -1904,12 +1904,12 @@ fn a_simulated_truth_against_the_procedures_assumptions_is_not_silent() {
 
 /// Issue 28 (driver): `engine = "bayes"` elicits binary-lpm from a
 /// simulated person who errs (`oracle.mistake_rate`), reports its credible
-/// radius and the estimated mistake rate, replays bit for bit, and is never
-/// silently wrong: over 10 seeded people who err one time in ten, every
-/// result within epsilon of the truth has exit status 0 and any other is
-/// listed as undetermined (exit 3).
+/// radius and the estimated mistake rate, and replays bit for bit. Over
+/// these 10 seeded people who err one time in ten, each result it does not
+/// list as undetermined is within epsilon (its 95 % credible set can miss:
+/// 1 in 100 random metrics did, docs/measurements/bayes-noise.md).
 #[test]
-fn the_bayesian_engine_runs_from_a_spec_and_is_never_silently_wrong() {
+fn the_bayesian_engine_runs_from_a_spec_and_says_when_it_is_unsure() {
     let spec = |seed: u64, extra: &str| {
         format!("procedure = \"binary-lpm\"\nengine = \"bayes\"\nepsilon = 0.05\nmonotonicity = \"increasing\"\n{extra}[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.6]\nmistake_rate = 0.1\nseed = {seed}\n")
     };

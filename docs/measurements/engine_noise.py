@@ -1,0 +1,40 @@
+"""The two engines through `elicit run`, against simulated people who err.
+
+usage: python3 docs/measurements/engine_noise.py ELICIT ENGINE P N
+
+ELICIT is the elicit binary, ENGINE search or bayes, P the simulated
+person's mistake rate (oracle.mistake_rate), N the number of runs. Run k
+(1..N) elicits binary-lpm at epsilon = 0.05 (monotonicity increasing, the
+synthetic-003 population) for the metric (cos t, sin t), t drawn uniformly
+in [0.1, pi/2 - 0.1] by random.Random(1000 + k), with oracle seed k. Prints
+how many runs end within epsilon of the truth, how many are wrong with exit
+status 0 (silently), how many exit 3 (undetermined), and the questions.
+"""
+import json, math, random, subprocess, sys, os, tempfile
+E, eng, p, n = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+rows=[]
+for s in range(1, n+1):
+    r=random.Random(1000+s); th=r.uniform(0.1, math.pi/2-0.1)
+    spec=f'''procedure = "binary-lpm"
+engine = "{eng}"
+epsilon = 0.05
+monotonicity = "increasing"
+[population]
+kind = "synthetic-003"
+[oracle]
+kind = "simulated"
+metric = [{math.cos(th)}, {math.sin(th)}]
+mistake_rate = {p}
+seed = {s}
+'''
+    f=os.path.join(tempfile.gettempdir(), f"engine-noise-{eng}-{os.getpid()}.toml")
+    open(f,"w").write(spec)
+    out=subprocess.run([E,"run",f],capture_output=True,text=True)
+    d=json.loads(out.stdout)
+    rows.append((out.returncode, d["error"], d["queries"]))
+n=len(rows)
+within=sum(e<=0.05 for _,e,_ in rows)
+silent=sum(e>0.05 and rc==0 for rc,e,_ in rows)
+flagged=sum(rc==3 for rc,_,_ in rows)
+q=sorted(x for *_,x in rows)
+print(f"{eng} p={p}: within eps {within}/{n}; wrong and silent {silent}; flagged undetermined {flagged}; questions median {q[n//2]}, 90th pct {q[int(0.9*n)]}, max {q[-1]}")
