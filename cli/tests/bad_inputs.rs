@@ -166,6 +166,18 @@ fn breakages() -> Vec<Breakage> {
             names: "adversary",
         },
         Breakage {
+            name: "a class's probability column left out",
+            edit: |t| {
+                sub(t, "population")
+                    .and_then(|p| p.get_mut("probabilities"))
+                    .and_then(toml::Value::as_array_mut)
+                    .filter(|c| c.len() >= 2)
+                    .and_then(Vec::pop)
+                    .is_some()
+            },
+            names: "is a class's column missing from probabilities?",
+        },
+        Breakage {
             name: "a missing data file",
             edit: |t| {
                 sub(t, "population")

@@ -180,8 +180,19 @@ pub fn multiclass<T: Scalar>(
             return Err(table.bad(
                 record.line,
                 format!(
-                    "the probabilities sum to {} (must be 1 within {PROBABILITY_SUM_TOLERANCE})",
-                    sum.to_f64_lossy()
+                    "the {} probabilities ({}) sum to {} (must be 1 within {PROBABILITY_SUM_TOLERANCE}){}",
+                    columns.len(),
+                    columns
+                        .iter()
+                        .map(|c| table.name(*c))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    sum.to_f64_lossy(),
+                    if sum < one {
+                        "; is a class's column missing from probabilities?"
+                    } else {
+                        ""
+                    }
                 ),
             ));
         }
