@@ -1887,6 +1887,31 @@ fn a_simulated_truth_against_the_procedures_assumptions_is_not_silent() {
             .starts_with("unidentifiable: every one"),
         "{v}"
     );
+    // A known part the oracle's metric contradicts: refused, naming it.
+    for (file, from, to, names) in [
+        (
+            "binary-lfpm-known-p11.toml",
+            "p11 = 1.0",
+            "p11 = 0.7",
+            "Cor. 1",
+        ),
+        (
+            "qpme-tradeoff.toml",
+            "a = [0.6, 0.8]\n",
+            "a = [0.8, 0.6]\n",
+            "known a and B",
+        ),
+    ] {
+        let text = std::fs::read_to_string(specs().join(file)).unwrap();
+        assert!(text.contains(from), "{file}");
+        let out = run_spec(file, &text.replacen(from, to, 1));
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(names) && err.trim().lines().count() == 1,
+            "{err}"
+        );
+    }
     // Weights near 1e300 and 1e-320: the truth normalized, not 0 or null.
     for metric in ["[1e300, 5e299]", "[1e-320, 5e-321]"] {
         let v = json(&run_spec("extreme.toml", &spec(metric, "")));

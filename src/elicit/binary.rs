@@ -874,6 +874,11 @@ impl<T: Scalar> BinaryLfpm<T> {
         &self.search
     }
 
+    /// The known numerator share p′11 of 003 Cor. 1, when given.
+    pub fn known_p11(&self) -> Option<&T> {
+        self.known_p11.as_ref()
+    }
+
     /// Alg. 3's settings.
     pub fn alg3(&self) -> Alg3Settings {
         self.alg3

@@ -870,6 +870,11 @@ impl<T: Scalar> QpmeTradeoff<T> {
     pub fn small_radius(&self) -> &T {
         &self.small
     }
+
+    /// The known parts (a, {B^{uv}}) the search assumes.
+    pub fn known(&self) -> &Known<T> {
+        &self.known
+    }
 }
 
 impl<T: Scalar> Elicitation<T> for QpmeTradeoff<T> {

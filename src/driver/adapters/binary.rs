@@ -459,6 +459,23 @@ fn lfpm_truth<T: Scalar>(alg: &BinaryLfpm<T>, metric: &Value) -> Result<Lfpm<T>>
         v[4].clone(),
     )?;
     m.check_assumption2(&alg.population().zeta())?;
+    if let Some(known) = alg.known_p11() {
+        // 003 Cor. 1 assumes the numerator's share is the one given: a
+        // simulated metric with another share would be elicited against a
+        // wrong assumption, silently (issue #29, item 4).
+        let share = m.p11.clone() / (m.p11.clone() + m.p00.clone());
+        let gap = (share.clone() - known.clone()).abs();
+        if !(gap.finite() && gap <= T::ratio(1, 1_000_000)) {
+            return Err(Error::Assumption {
+                assumption: "003 Cor. 1 (the known share p'11)".into(),
+                detail: format!(
+                    "p11 = {} but oracle.metric's share p11/(p11 + p00) is {}",
+                    significant(known.to_f64_lossy()),
+                    significant(share.to_f64_lossy())
+                ),
+            });
+        }
+    }
     Ok(m)
 }
 

@@ -903,8 +903,32 @@ impl<T: Scalar> Adapter<T> for QpmeTradeoffAdapter<T> {
 
     fn truth(&self, metric: &Value) -> Result<FairQuadraticTruth<T>> {
         let groups = self.0.groups();
+        let metric = fair_truth(metric, groups)?;
+        // The search assumes the known parts are the metric's own: a
+        // simulated metric with other parts would be searched against a
+        // wrong assumption, silently (issue #29, item 4). Both sides are
+        // Def. 4 metrics (‖a‖₂ = 1, ½Σ‖B^{uv}‖_F = 1), so they compare
+        // entry by entry.
+        let known = self.0.known();
+        let gap = (metric.a() - &known.a).amax().max(
+            metric
+                .b()
+                .iter()
+                .zip(&known.b)
+                .map(|(x, y)| (x - y).amax())
+                .fold(T::int(0), |m, d| m.max(d)),
+        );
+        if !(gap.finite() && gap <= T::ratio(1, 1_000_000)) {
+            return Err(Error::Assumption {
+                assumption: "000 §4.3 (the trade-off search's known a and B)".into(),
+                detail: format!(
+                    "oracle.metric's a and B differ from the spec's a and B by up to {:.3e} (normalized as Def. 4)",
+                    gap.to_f64_lossy()
+                ),
+            });
+        }
         Ok(FairQuadraticTruth {
-            metric: fair_truth(metric, groups)?,
+            metric,
             groups: groups.clone(),
         })
     }
