@@ -1979,15 +1979,23 @@ fn the_bayesian_engine_runs_from_a_spec_and_says_when_it_is_unsure() {
             .starts_with("unidentifiable: "),
         "{v}"
     );
+    // DLPM (k = 3) from a person erring one time in ten.
+    let v = json(&run_spec(
+        "bayes-dlpm.toml",
+        "procedure = \"dlpm\"\nengine = \"bayes\"\nepsilon = 0.05\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]\nscores = \"softmax\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.2, 0.5, 0.3]\nmistake_rate = 0.1\nseed = 2\n",
+    ));
+    assert_eq!(v["engine"], "bayes");
+    assert!(v["error"].as_f64().unwrap() <= 0.05, "{v}");
+    assert_eq!(v["elicited"].as_array().unwrap().len(), 3);
     // Refused where it is not available, and an unknown engine.
     let out = run_spec(
-        "bayes-dlpm.toml",
-        "procedure = \"dlpm\"\nengine = \"bayes\"\nepsilon = 0.05\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.4, 0.3, 0.3]\n",
+        "bayes-lpme.toml",
+        "procedure = \"lpme\"\nengine = \"bayes\"\nepsilon = 0.05\n[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5]\nradius = 0.1\n[oracle]\nkind = \"simulated\"\nmetric = [0.4, 0.3]\n",
     );
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("engine") && err.contains("binary-lpm"),
+        err.contains("engine") && err.contains("binary-lpm, dlpm"),
         "{err}"
     );
     let out = run_spec(

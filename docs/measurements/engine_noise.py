@@ -1,21 +1,42 @@
 """The two engines through `elicit run`, against simulated people who err.
 
-usage: python3 docs/measurements/engine_noise.py ELICIT ENGINE P N
+usage: python3 docs/measurements/engine_noise.py ELICIT ENGINE P N [dlpm]
 
 ELICIT is the elicit binary, ENGINE search or bayes, P the simulated
 person's mistake rate (oracle.mistake_rate), N the number of runs. Run k
 (1..N) elicits binary-lpm at epsilon = 0.05 (monotonicity increasing, the
 synthetic-003 population) for the metric (cos t, sin t), t drawn uniformly
-in [0.1, pi/2 - 0.1] by random.Random(1000 + k), with oracle seed k. Prints
+in [0.1, pi/2 - 0.1] by random.Random(1000 + k), with oracle seed k; with
+"dlpm", a DLPM of k = 3 classes (synthetic-002, p = (1, 3, 5), softmax
+scores) for weights drawn uniformly on the simplex by the same generator,
+at the same epsilon (max |a - a^|, both l1-normalized). Prints
 how many runs end within epsilon of the truth, how many are wrong with exit
 status 0 (silently), how many exit 3 (undetermined), and the questions.
 """
 import json, math, random, subprocess, sys, os, tempfile
 E, eng, p, n = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+dlpm = len(sys.argv) > 5 and sys.argv[5] == "dlpm"
 rows=[]
 for s in range(1, n+1):
-    r=random.Random(1000+s); th=r.uniform(0.1, math.pi/2-0.1)
-    spec=f'''procedure = "binary-lpm"
+    r=random.Random(1000+s)
+    if dlpm:
+        u=sorted([r.random(), r.random()]); w=[u[0], u[1]-u[0], 1-u[1]]
+        spec=f'''procedure = "dlpm"
+engine = "{eng}"
+epsilon = 0.05
+[population]
+kind = "synthetic-002"
+p = [1.0, 3.0, 5.0]
+scores = "softmax"
+[oracle]
+kind = "simulated"
+metric = {w}
+mistake_rate = {p}
+seed = {s}
+'''
+    else:
+        th=r.uniform(0.1, math.pi/2-0.1)
+        spec=f'''procedure = "binary-lpm"
 engine = "{eng}"
 epsilon = 0.05
 monotonicity = "increasing"
@@ -37,4 +58,4 @@ within=sum(e<=0.05 for _,e,_ in rows)
 silent=sum(e>0.05 and rc==0 for rc,e,_ in rows)
 flagged=sum(rc==3 for rc,_,_ in rows)
 q=sorted(x for *_,x in rows)
-print(f"{eng} p={p}: within eps {within}/{n}; wrong and silent {silent}; flagged undetermined {flagged}; questions median {q[n//2]}, 90th pct {q[int(0.9*n)]}, max {q[-1]}")
+print(f"{'dlpm k=3' if dlpm else 'binary'} {eng} p={p}: within eps {within}/{n}; wrong and silent {silent}; flagged undetermined {flagged}; questions median {q[n//2]}, 90th pct {q[int(0.9*n)]}, max {q[-1]}")

@@ -53,6 +53,7 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<quadratic::CubicFamily>(),
     entry::<cost_reward::CostRewardFamily>(),
     entry::<bayes::BayesBinaryLpmFamily>(),
+    entry::<bayes::BayesDlpmFamily>(),
 ];
 
 /// The procedure a spec names, with the engine it names.

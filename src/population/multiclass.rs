@@ -28,6 +28,18 @@ pub trait MulticlassPopulation<T: Scalar> {
     fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>>;
 }
 
+impl<T: Scalar, P: MulticlassPopulation<T> + ?Sized> MulticlassPopulation<T> for Box<P> {
+    fn classes(&self) -> usize {
+        (**self).classes()
+    }
+    fn priors(&self) -> Vec<T> {
+        (**self).priors()
+    }
+    fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>> {
+        (**self).rbo_diagonal(k1, k2, w1, w2)
+    }
+}
+
 /// How class scores depend on x in a [`LogisticMulticlass`] population.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScoreFamily {

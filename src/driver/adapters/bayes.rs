@@ -1,21 +1,27 @@
 //! `engine = "bayes"`: the noise-robust Bayesian engine
 //! ([`crate::elicit::bayes`], issue #28) behind a spec, for the procedures
 //! that have it. So far `binary-lpm` (003 §5.1's family, elicited from a
-//! posterior over the slope instead of the boundary search).
+//! posterior over the slope instead of the boundary search) and `dlpm`
+//! (002's diagonal family, from a posterior over the weights with
+//! questions on the faces (r, i) of any pair of classes).
 //!
 //! The spec's `epsilon` is the credible radius to reach, in the family's
-//! error measure (for binary-lpm: max |m − m̂| over the unit weights, the
-//! error `run` reports), not a search interval's width. The result adds
+//! error measure (the error `run` reports: binary-lpm max |m − m̂| over
+//! the unit weights, dlpm max |a − â| over the ℓ1-normalized weights), not
+//! a search interval's width. The result adds
 //! `credible` (its level and radius), the estimated mistake rate, the
 //! questions and "can't tell" answers, and why the engine stopped; when
 //! the radius did not reach ε the parameters still wider than ε are listed
 //! under `undetermined` and the exit status is 3.
 
 use crate::diagnostics::{Cause, Warning};
-use crate::driver::adapter::{linear_words, lossy, table, Adapter, Family, Report, View};
+use crate::driver::adapter::{
+    exact_list, f64s, linear_words, lossy, lossy_list, table, Adapter, Family, Report, View,
+};
 use crate::driver::adapters::binary::{
     binary_panel, binary_picture, binary_sentence, lpm_truth, monotonicity, rank_lpm, BINARY_SHAPE,
 };
+use crate::driver::adapters::multiclass::{diagonal_panel, dlpm_truth, rank_dlpm, weights_summary};
 use crate::driver::build;
 use crate::driver::present::{Names, Panel, Shape, Summary};
 use crate::driver::rank::Rankability;
@@ -26,8 +32,11 @@ use crate::elicit::binary::Population;
 use crate::elicit::Search;
 use crate::error::{Error, Result};
 use crate::metric::binary::Lpm;
+use crate::metric::Linear;
+use crate::population::MulticlassPopulation;
 use crate::population::{BinaryConfusion, BinaryPopulation};
 use crate::scalar::Scalar;
+use nalgebra::DVector;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -58,6 +67,31 @@ impl<T: Scalar> BayesBinaryLpmAdapter<T> {
     fn population(&self) -> &(dyn BinaryPopulation<T> + Send + Sync) {
         self.algorithm.family().population().as_ref()
     }
+}
+
+/// The engine's settings from the fields every Bayesian procedure shares.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming the field.
+fn settings<T: Scalar>(
+    search: Search<T>,
+    assumed_mistake_rate: Option<&Value>,
+    engine_seed: Option<u64>,
+    max_questions: Option<usize>,
+) -> Result<BayesSettings<T>> {
+    let mut settings = BayesSettings::builder(search.eps)
+        .answers(answers(assumed_mistake_rate)?)
+        .seed(engine_seed.unwrap_or(0));
+    if let Some(n) = max_questions {
+        if n == 0 {
+            return Err(Error::invalid(
+                "max_questions",
+                "needs at least one question",
+            ));
+        }
+        settings = settings.budget(n);
+    }
+    settings.build()
 }
 
 /// The engine's answer model from `assumed_mistake_rate`.
@@ -91,6 +125,62 @@ fn answers<T: Scalar>(field: Option<&Value>) -> Result<AnswerModel<T>> {
     }
 }
 
+/// What every Bayesian result adds (`engine`, `credible`, the estimated
+/// mistake rate, the disagreement, "can't tell" answers, why it stopped),
+/// and its warnings: a quarter of "can't tell" answers is worth saying,
+/// but a credible radius within ε determines the metric all the same, so
+/// that note is kept out of the warnings (which decide `undetermined`).
+fn bayes_details<T: Scalar, M>(est: &BayesEstimate<T, M>) -> (Map<String, Value>, Vec<Warning>) {
+    let mut details = Map::new();
+    details.insert("engine".into(), json!(Engine::Bayes.name()));
+    details.insert(
+        "credible".into(),
+        json!({
+            "level": lossy(&est.level),
+            "radius": lossy(&est.radius),
+            "half_widths": est.parameters.iter().map(|p| (p.name.clone(), lossy(&p.half_width))).collect::<Map<String, Value>>(),
+        }),
+    );
+    details.insert(
+        "mistake_rate_estimate".into(),
+        est.mistake_rate.as_ref().map_or(Value::Null, lossy),
+    );
+    details.insert("disagreement".into(), lossy(&est.disagreement));
+    details.insert("cant_tell".into(), json!(est.ties));
+    details.insert("stop".into(), json!(est.stop));
+    let (warnings, notes): (Vec<Warning>, Vec<Warning>) = est
+        .warnings
+        .iter()
+        .cloned()
+        .partition(|w| !(est.determined() && w.cause == Cause::Plateau));
+    if !notes.is_empty() {
+        details.insert(
+            "notes".into(),
+            json!(notes.iter().map(|w| w.message.clone()).collect::<Vec<_>>()),
+        );
+    }
+    (details, warnings)
+}
+
+/// What the person's answers leave open, in words (the page and `ask`).
+fn bayes_open<T: Scalar, M>(est: &BayesEstimate<T, M>, eps: &T) -> Vec<String> {
+    let mut open = Vec::new();
+    if !est.determined() {
+        open.push(format!(
+            "Your answers leave the weights uncertain by up to {:.2} (95 % credible), more than the {:.2} asked.",
+            est.radius.to_f64_lossy(),
+            eps.to_f64_lossy()
+        ));
+    }
+    if let Some(p) = &est.mistake_rate {
+        open.push(format!(
+            "About {:.0} in 100 of your answers disagree with the elicited metric (estimated with it).",
+            100.0 * p.to_f64_lossy()
+        ));
+    }
+    open
+}
+
 impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
     type Fields = BayesBinaryLpmFields;
     type Algorithm = Bayes<T, families::BinaryLpm<Population<T>>>;
@@ -103,24 +193,18 @@ impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
         population: &PopulationSpec,
     ) -> Result<Self> {
         let monotonicity = monotonicity(fields.monotonicity.as_deref())?;
-        let mut settings = BayesSettings::builder(search.eps)
-            .answers(answers(fields.assumed_mistake_rate.as_ref())?)
-            .seed(fields.engine_seed.unwrap_or(0));
-        if let Some(n) = fields.max_questions {
-            if n == 0 {
-                return Err(Error::invalid(
-                    "max_questions",
-                    "needs at least one question",
-                ));
-            }
-            settings = settings.budget(n);
-        }
+        let settings = settings(
+            search,
+            fields.assumed_mistake_rate.as_ref(),
+            fields.engine_seed,
+            fields.max_questions,
+        )?;
         let family = families::BinaryLpm::with_monotonicity(
             build::binary(population, "binary-lpm")?,
             monotonicity,
         );
         Ok(BayesBinaryLpmAdapter {
-            algorithm: Bayes::new(family, settings.build()?),
+            algorithm: Bayes::new(family, settings),
             monotonicity,
         })
     }
@@ -136,37 +220,7 @@ impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
     fn report(&self, est: &BayesEstimate<T, Lpm<T>>, truth: Option<&Lpm<T>>) -> Report {
         let (m11, m00) = (est.theta[0].clone(), est.theta[1].clone());
         let (elicited, elicited_exact) = table([("m11", &m11), ("m00", &m00)]);
-        let mut details = Map::new();
-        details.insert("engine".into(), json!(Engine::Bayes.name()));
-        details.insert(
-            "credible".into(),
-            json!({
-                "level": lossy(&est.level),
-                "radius": lossy(&est.radius),
-                "half_widths": est.parameters.iter().map(|p| (p.name.clone(), lossy(&p.half_width))).collect::<Map<String, Value>>(),
-            }),
-        );
-        details.insert(
-            "mistake_rate_estimate".into(),
-            est.mistake_rate.as_ref().map_or(Value::Null, lossy),
-        );
-        details.insert("disagreement".into(), lossy(&est.disagreement));
-        details.insert("cant_tell".into(), json!(est.ties));
-        details.insert("stop".into(), json!(est.stop));
-        // A quarter of "can't tell" answers is worth saying, but a radius
-        // within ε determines the metric all the same: a note then, not a
-        // warning that leaves it undetermined.
-        let (warnings, notes): (Vec<Warning>, Vec<Warning>) = est
-            .warnings
-            .iter()
-            .cloned()
-            .partition(|w| !(est.determined() && w.cause == Cause::Plateau));
-        if !notes.is_empty() {
-            details.insert(
-                "notes".into(),
-                json!(notes.iter().map(|w| w.message.clone()).collect::<Vec<_>>()),
-            );
-        }
+        let (details, warnings) = bayes_details(est);
         let mut report = Report {
             elicited,
             elicited_exact,
@@ -210,23 +264,9 @@ impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
             &est.theta[1],
             crate::population::Side::Upper,
         );
-        let mut undetermined = Vec::new();
-        if !est.determined() {
-            undetermined.push(format!(
-                "Your answers leave the weights uncertain by up to {:.2} (95 % credible), more than the {:.2} asked.",
-                est.radius.to_f64_lossy(),
-                self.algorithm.settings().eps().to_f64_lossy()
-            ));
-        }
-        if let Some(p) = &est.mistake_rate {
-            undetermined.push(format!(
-                "About {:.0} in 100 of your answers disagree with the elicited metric (estimated with it).",
-                100.0 * p.to_f64_lossy()
-            ));
-        }
         Some(Summary {
             sentence: binary_sentence(names, m11, m00, ""),
-            undetermined,
+            undetermined: bayes_open(est, self.algorithm.settings().eps()),
             picture: Some(binary_picture(self.population(), names, m11, m00, &best)),
         })
     }
@@ -240,5 +280,135 @@ impl Family for BayesBinaryLpmFamily {
         "a binary linear metric (003 §5.1's family) from a posterior over its slope, robust to a person's mistakes (issue #28)";
     type At<T: Scalar> = BayesBinaryLpmAdapter<T>;
     const RANK: Rankability = Rankability::Reads(rank_lpm);
+    const ENGINE: Engine = Engine::Bayes;
+}
+
+/// The spec's own fields of `dlpm` with `engine = "bayes"`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BayesDlpmFields {
+    /// As binary-lpm's ([`BayesBinaryLpmFields::assumed_mistake_rate`]).
+    pub assumed_mistake_rate: Option<Value>,
+    /// The engine's seed (default 0).
+    pub engine_seed: Option<u64>,
+    /// The most questions the engine asks (default 400).
+    pub max_questions: Option<usize>,
+}
+
+/// A k-class population as the driver builds it.
+type MulticlassPop<T> = Box<dyn MulticlassPopulation<T> + Send + Sync>;
+
+/// `dlpm` with `engine = "bayes"`: [`Bayes`] over [`families::Dlpm`] on the
+/// spec's k-class population.
+pub struct BayesDlpmAdapter<T: Scalar> {
+    algorithm: Bayes<T, families::Dlpm<MulticlassPop<T>>>,
+}
+
+impl<T: Scalar> BayesDlpmAdapter<T> {
+    fn population(&self) -> &(dyn MulticlassPopulation<T> + Send + Sync) {
+        self.algorithm.family().population().as_ref()
+    }
+}
+
+impl<T: Scalar> Adapter<T> for BayesDlpmAdapter<T> {
+    type Fields = BayesDlpmFields;
+    type Algorithm = Bayes<T, families::Dlpm<MulticlassPop<T>>>;
+    type Truth = Linear<T>;
+    const ERROR: &'static str = "max |a - a^| (both l1-normalized)";
+
+    fn new(
+        fields: BayesDlpmFields,
+        search: Search<T>,
+        population: &PopulationSpec,
+    ) -> Result<Self> {
+        let settings = settings(
+            search,
+            fields.assumed_mistake_rate.as_ref(),
+            fields.engine_seed,
+            fields.max_questions,
+        )?;
+        let family = families::Dlpm::new(build::multiclass(population, "dlpm")?);
+        Ok(BayesDlpmAdapter {
+            algorithm: Bayes::new(family, settings),
+        })
+    }
+
+    fn algorithm(&self) -> &Self::Algorithm {
+        &self.algorithm
+    }
+
+    fn truth(&self, metric: &Value) -> Result<Linear<T>> {
+        dlpm_truth(metric, self.population().classes())
+    }
+
+    /// The weights are θ̂/s(θ̂) with s the ℓ1 norm: as the search reports
+    /// them.
+    fn report(&self, est: &BayesEstimate<T, DVector<T>>, truth: Option<&Linear<T>>) -> Report {
+        let a = &est.theta;
+        let (details, warnings) = bayes_details(est);
+        let mut report = Report {
+            elicited: lossy_list(a.iter()),
+            elicited_exact: exact_list(a.iter()),
+            words: linear_words(
+                a.iter()
+                    .enumerate()
+                    .map(|(i, w)| (format!("correct(class {})", i + 1), w)),
+            ),
+            consistent: Value::Null,
+            warnings,
+            details,
+            ..Report::default()
+        };
+        if let Some(Linear(t)) = truth {
+            report.truth = Some(lossy_list(t.iter()));
+            report.error = Some((t - a).amax().to_f64_lossy());
+        }
+        report
+    }
+
+    fn view(&self, point: &DVector<T>) -> View {
+        view::diagonal(point)
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            classes: Some(self.population().classes()),
+            ..Shape::default()
+        }
+    }
+
+    fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
+        Some(diagonal_panel(self.population(), point, names))
+    }
+
+    fn elicited_metric(&self, est: &BayesEstimate<T, DVector<T>>) -> Option<Linear<T>> {
+        Some(Linear(est.theta.clone()))
+    }
+
+    fn summary(&self, est: &BayesEstimate<T, DVector<T>>, names: &Names) -> Option<Summary> {
+        let a: Vec<f64> = f64s(est.theta.iter());
+        let priors: Vec<f64> = f64s(self.population().priors().iter());
+        let bounds: Vec<(f64, f64)> = a
+            .iter()
+            .zip(&est.parameters)
+            .map(|(x, p)| {
+                let h = p.half_width.to_f64_lossy();
+                (x - h, x + h)
+            })
+            .collect();
+        let mut summary = weights_summary(names, &a, &priors, &bounds);
+        summary.undetermined = bayes_open(est, self.algorithm.settings().eps());
+        Some(summary)
+    }
+}
+
+/// The registry's handle of `dlpm` with `engine = "bayes"`.
+pub struct BayesDlpmFamily;
+impl Family for BayesDlpmFamily {
+    const NAME: &'static str = "dlpm";
+    const SUMMARY: &'static str =
+        "a diagonal linear metric of k classes (002's family) from a posterior over its weights, robust to a person's mistakes (issue #28)";
+    type At<T: Scalar> = BayesDlpmAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_dlpm);
     const ENGINE: Engine = Engine::Bayes;
 }

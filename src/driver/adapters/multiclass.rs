@@ -14,6 +14,7 @@ use crate::elicit::multiclass::{Dlpm, DlpmEstimate, DlpmSettings, Reference};
 use crate::elicit::Search;
 use crate::error::{Error, Result};
 use crate::metric::Linear;
+use crate::population::MulticlassPopulation;
 use crate::scalar::Scalar;
 use nalgebra::DVector;
 use serde::Deserialize;
@@ -66,19 +67,7 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
     }
 
     fn truth(&self, metric: &Value) -> Result<Linear<T>> {
-        let k = self.0.population().classes();
-        let v = DVector::from_vec(num_list_of::<T>(metric, "oracle.metric", k)?);
-        if let Some(i) = v.iter().position(|x| *x < T::int(0)) {
-            return Err(Error::Assumption {
-                assumption: "002 Def. 5 (DLPM weights >= 0)".into(),
-                detail: format!("oracle.metric[{i}] = {} is negative", v[i]),
-            });
-        }
-        let norm = v.iter().fold(T::int(0), |s, x| s + x.clone());
-        if norm <= T::int(0) {
-            return Err(Error::invalid("oracle.metric", "all weights are zero"));
-        }
-        Ok(Linear(v / norm))
+        dlpm_truth(metric, self.0.population().classes())
     }
 
     fn report(&self, est: &DlpmEstimate<T>, truth: Option<&Linear<T>>) -> Report {
@@ -150,18 +139,7 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
     }
 
     fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
-        let d: Vec<f64> = f64s(point.iter());
-        let priors: Vec<f64> = f64s(self.0.population().priors().iter());
-        let mut panel = panels::diagonal(names, &d, Some(&priors));
-        // A face's classifiers predict two classes only.
-        let used: Vec<String> = (0..d.len())
-            .filter(|i| d[*i] > 0.0)
-            .map(|i| names.class(i))
-            .collect();
-        if used.len() < d.len() {
-            panel.what = Some(format!("labels every case {}", used.join(" or ")));
-        }
-        Some(panel)
+        Some(diagonal_panel(self.0.population(), point, names))
     }
 
     fn elicited_metric(&self, est: &DlpmEstimate<T>) -> Option<Linear<T>> {
@@ -180,9 +158,55 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
     }
 }
 
+/// A DLPM truth from the spec's `oracle.metric`: k weights ≥ 0, not all
+/// zero, ℓ1-normalized.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `oracle.metric`; [`Error::Assumption`]
+/// for a negative weight (002 Def. 5).
+pub(super) fn dlpm_truth<T: Scalar>(metric: &Value, k: usize) -> Result<Linear<T>> {
+    let v = DVector::from_vec(num_list_of::<T>(metric, "oracle.metric", k)?);
+    if let Some(i) = v.iter().position(|x| *x < T::int(0)) {
+        return Err(Error::Assumption {
+            assumption: "002 Def. 5 (DLPM weights >= 0)".into(),
+            detail: format!("oracle.metric[{i}] = {} is negative", v[i]),
+        });
+    }
+    let norm = v.iter().fold(T::int(0), |s, x| s + x.clone());
+    if norm <= T::int(0) {
+        return Err(Error::invalid("oracle.metric", "all weights are zero"));
+    }
+    Ok(Linear(v / norm))
+}
+
+/// A diagonal confusion in the task's words (a face's classifiers predict
+/// two classes only: said so).
+pub(super) fn diagonal_panel<T: Scalar, P: MulticlassPopulation<T> + ?Sized>(
+    population: &P,
+    point: &DVector<T>,
+    names: &Names,
+) -> Panel {
+    let d: Vec<f64> = f64s(point.iter());
+    let priors: Vec<f64> = f64s(population.priors().iter());
+    let mut panel = panels::diagonal(names, &d, Some(&priors));
+    let used: Vec<String> = (0..d.len())
+        .filter(|i| d[*i] > 0.0)
+        .map(|i| names.class(i))
+        .collect();
+    if used.len() < d.len() {
+        panel.what = Some(format!("labels every case {}", used.join(" or ")));
+    }
+    panel
+}
+
 /// A diagonal linear metric for a person: which class's correct cases
 /// matter most, and by how much, relative to the largest weight.
-fn weights_summary(names: &Names, a: &[f64], _priors: &[f64], bounds: &[(f64, f64)]) -> Summary {
+pub(super) fn weights_summary(
+    names: &Names,
+    a: &[f64],
+    _priors: &[f64],
+    bounds: &[(f64, f64)],
+) -> Summary {
     let mut order: Vec<usize> = (0..a.len()).collect();
     order.sort_by(|i, j| {
         a[*j]
@@ -245,6 +269,6 @@ impl Family for DlpmFamily {
 
 /// `dlpm`'s result (k weights) as a [`Linear`] on the diagonal joint
 /// confusions.
-fn rank_dlpm(p: &Parameters<'_>) -> Result<RankMetric> {
+pub(super) fn rank_dlpm(p: &Parameters<'_>) -> Result<RankMetric> {
     linear_on(p, Statistic::JointDiagonal)
 }

@@ -78,6 +78,11 @@ impl<P> Dlpm<P> {
     pub fn new(population: P) -> Self {
         Dlpm { population }
     }
+
+    /// The population.
+    pub fn population(&self) -> &P {
+        &self.population
+    }
 }
 
 impl<T: Scalar, P: MulticlassPopulation<T> + Sync> Family<T> for Dlpm<P> {
