@@ -17,6 +17,7 @@ mod multiclass_002;
 mod oracle;
 mod precision;
 mod quadratic_000;
+mod rank_properties;
 mod real_data;
 mod search_properties;
 mod units;
