@@ -814,6 +814,11 @@ fn reproduce_writes_report_results_and_figures() {
     ] {
         assert!(summary.contains(id), "{summary}");
     }
+    // Issue 29, item 7: a closing line counting the verdicts by their word.
+    assert!(
+        summary.contains("verdicts of ") && summary.contains("matches "),
+        "{summary}"
+    );
     // Issue 29, item 7: with output to a file, a line per job as it starts
     // and as it ends (its time and verdict) on stderr.
     let progress = String::from_utf8_lossy(&out.stderr);

@@ -628,5 +628,39 @@ pub fn summary(sections: &[Section]) -> String {
             s.verdict
         );
     }
+    let _ = writeln!(out, "{}", verdict_count(sections));
     out
+}
+
+/// The closing line: how many verdicts begin with a verdict word
+/// ("matches", "holds", "differs", "within" an allowance), and how many
+/// only report what was measured (constants, counts, times) with no word
+/// saying how it compares with the paper.
+pub fn verdict_count(sections: &[Section]) -> String {
+    let words = [
+        ("matches", "matches"),
+        ("holds", "holds"),
+        ("differs", "differs"),
+        ("within", "within the allowance"),
+    ];
+    let mut counts = vec![0usize; words.len()];
+    let mut unworded = 0;
+    for s in sections {
+        match words.iter().position(|(w, _)| s.verdict.starts_with(w)) {
+            Some(i) => counts[i] += 1,
+            None => unworded += 1,
+        }
+    }
+    let mut parts: Vec<String> = words
+        .iter()
+        .zip(&counts)
+        .filter(|(_, n)| **n > 0)
+        .map(|((_, name), n)| format!("{name} {n}"))
+        .collect();
+    if unworded > 0 {
+        parts.push(format!(
+            "measurements with no verdict word {unworded} (read their lines)"
+        ));
+    }
+    format!("verdicts of {} jobs: {}", sections.len(), parts.join(", "))
 }
