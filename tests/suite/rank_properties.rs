@@ -39,7 +39,11 @@ proptest! {
         let labels: Vec<usize> = (0..n)
             .map(|r| if r < k { r } else { (next() % k as u64) as usize })
             .collect();
-        let groups: Vec<usize> = (0..n).map(|_| (next() % 2) as usize).collect();
+        // Both groups occur, as every class does (a group code that never
+        // occurs is refused).
+        let groups: Vec<usize> = (0..n)
+            .map(|r| if r < 2 { r } else { (next() % 2) as usize })
+            .collect();
         let preds: Vec<Vec<usize>> = (0..pool)
             .map(|_| labels.iter().map(|&y| if next().is_multiple_of(2) { y } else { (next() % k as u64) as usize }).collect())
             .collect();
