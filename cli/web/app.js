@@ -279,7 +279,12 @@ async function quit() {
 }
 
 for (const button of document.querySelectorAll("[data-choice]")) {
-  button.addEventListener("click", () => answer(button.dataset.choice));
+  // The second click of a double click (detail 2) answers nothing: when
+  // the next question is already shown it would answer that one too.
+  button.addEventListener("click", (e) => {
+    if (e.detail > 1) return;
+    answer(button.dataset.choice);
+  });
 }
 $("undo").addEventListener("click", undo);
 $("undo-result").addEventListener("click", undo);

@@ -51,7 +51,11 @@ const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir()
   ],
 });
 browser.setDefaultTimeout(30_000);
+// Every server started, killed when the tests end (a failed test must not
+// leave one running: the runner would wait for it).
+const servers = new Set();
 after(async () => {
+  for (const child of servers) child.kill("SIGKILL");
   await browser.close();
 });
 
@@ -60,6 +64,8 @@ function serve(spec, transcript, checks = 3) {
   const child = spawn(elicit, ["ask", spec, "--web", "--transcript", transcript, "--checks", String(checks)], {
     stdio: ["ignore", "pipe", "pipe"],
   });
+  servers.add(child);
+  child.once("exit", () => servers.delete(child));
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   return new Promise((resolveUrl, reject) => {
