@@ -19,7 +19,8 @@ use crate::driver::adapter::{
     exact_list, f64s, linear_words, lossy, lossy_list, table, Adapter, Family, Report, View,
 };
 use crate::driver::adapters::binary::{
-    binary_panel, binary_picture, binary_sentence, lpm_truth, monotonicity, rank_lpm, BINARY_SHAPE,
+    binary_panel, binary_picture, binary_sentence, lpm_truth, monotonicity, rank_lpm, report_truth,
+    BINARY_SHAPE,
 };
 use crate::driver::adapters::multiclass::{diagonal_panel, dlpm_truth, rank_dlpm, weights_summary};
 use crate::driver::build;
@@ -231,12 +232,7 @@ impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
             ..Report::default()
         };
         if let Some(t) = truth {
-            let t = t.unit();
-            report.truth = Some(table([("m11", &t.m11), ("m00", &t.m00)]).0);
-            let err = (t.m11.clone() - m11.clone())
-                .abs()
-                .max((t.m00.clone() - m00.clone()).abs());
-            report.error = Some(err.to_f64_lossy());
+            report_truth(&mut report, t, &m11, &m00);
         }
         report
     }

@@ -113,12 +113,7 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
             }
         }
         if let Some(t) = truth {
-            let t = t.unit();
-            report.truth = Some(table([("m11", &t.m11), ("m00", &t.m00)]).0);
-            let err = (t.m11.clone() - m11.clone())
-                .abs()
-                .max((t.m00.clone() - m00.clone()).abs());
-            report.error = Some(err.to_f64_lossy());
+            report_truth(&mut report, t, &m11, &m00);
         }
         report
     }
@@ -196,6 +191,18 @@ pub(super) fn monotonicity(field: Option<&str>) -> Result<Monotonicity> {
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] naming `oracle.metric…`;
+/// A binary LPM's truth (unit weights) and the error of the elicited unit
+/// weights (m11, m00) against it: max |m − m̂|, the error both engines
+/// report.
+pub(super) fn report_truth<T: Scalar>(report: &mut Report, truth: &Lpm<T>, m11: &T, m00: &T) {
+    let t = truth.unit();
+    report.truth = Some(table([("m11", &t.m11), ("m00", &t.m00)]).0);
+    let err = (t.m11.clone() - m11.clone())
+        .abs()
+        .max((t.m00.clone() - m00.clone()).abs());
+    report.error = Some(err.to_f64_lossy());
+}
+
 /// [`Error::Assumption`] against the monotonicity.
 pub(super) fn lpm_truth<T: Scalar>(metric: &Value, monotonicity: Monotonicity) -> Result<Lpm<T>> {
     // As given: the oracle's noise band ε_Ω is on this scale.
