@@ -18,8 +18,13 @@ use nalgebra::DVector;
 /// `group_column` given to a procedure that does not use groups: a field
 /// that does not apply, refused rather than ignored.
 fn no_groups(procedure: &str) -> Error {
+    no_groups_in("population.group_column", procedure)
+}
+
+/// As [`no_groups`], naming `field`.
+fn no_groups_in(field: &str, procedure: &str) -> Error {
     Error::invalid(
-        "population.group_column",
+        field,
         format!("{procedure} does not use groups; the fair procedures (fpme, fair-qpme, qpme-tradeoff) take kind = \"groups\", or kind = \"dataset\" with group"),
     )
 }
@@ -64,9 +69,20 @@ pub fn binary<T: Scalar>(
             "population.probabilities",
             format!("{procedure} is a binary procedure: give score_column (P(Y = 1 | x)), not probabilities"),
         )),
+        PopulationSpec::Arrays {
+            groups: Some(_), ..
+        } => Err(no_groups_in("population.groups", procedure)),
+        PopulationSpec::Arrays {
+            probabilities,
+            labels,
+            groups: None,
+        } => Ok(Box::new(crate::population::arrays::binary::<T>(
+            probabilities,
+            labels,
+        )?)),
         #[cfg(feature = "data")]
         PopulationSpec::Dataset { .. } => Ok(Box::new(dataset::<T>(spec)?.binary()?.clone())),
-        other => Err(other.unsupported(procedure, "synthetic-003, csv or dataset")),
+        other => Err(other.unsupported(procedure, "synthetic-003, csv, arrays or dataset")),
     }
 }
 
@@ -118,11 +134,22 @@ pub fn multiclass<T: Scalar>(
             "population.probabilities",
             format!("{procedure} is a multiclass procedure: give probabilities (one column per class), not score_column"),
         )),
+        PopulationSpec::Arrays {
+            groups: Some(_), ..
+        } => Err(no_groups_in("population.groups", procedure)),
+        PopulationSpec::Arrays {
+            probabilities,
+            labels,
+            groups: None,
+        } => Ok(Box::new(crate::population::arrays::multiclass::<T>(
+            probabilities,
+            labels,
+        )?)),
         #[cfg(feature = "data")]
         PopulationSpec::Dataset { .. } => Ok(Box::new(dataset::<T>(spec)?)),
         other => Err(other.unsupported(
             procedure,
-            "synthetic-002, synthetic-004, a multiclass csv or dataset",
+            "synthetic-002, synthetic-004, a multiclass csv, arrays or dataset",
         )),
     }
 }

@@ -354,6 +354,22 @@ pub enum PopulationSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         group_column: Option<String>,
     },
+    /// A sample held in the spec itself (what the Python package writes
+    /// for `predict_proba` output): row r's class probabilities
+    /// `probabilities[r]` (k ≥ 2 values in [0, 1] summing to 1; binary
+    /// procedures read the second, P(Y = 1 | x)), its label `labels[r]` ∈
+    /// 0..k−1 and optionally its group. The same population as a `csv`
+    /// holding these columns.
+    #[serde(rename = "arrays")]
+    Arrays {
+        /// n rows of k class probabilities.
+        probabilities: Vec<Vec<f64>>,
+        /// n labels in 0..k−1.
+        labels: Vec<usize>,
+        /// n group codes (0..m−1), when the rows have groups.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        groups: Option<Vec<usize>>,
+    },
     /// An explicit sphere S_ρ: the query space of LPME and the
     /// sphere-based procedures, with no population behind it.
     #[serde(rename = "sphere")]
@@ -454,6 +470,7 @@ impl PopulationSpec {
             PopulationSpec::Synthetic002 { .. } => "synthetic-002",
             PopulationSpec::Synthetic004 { .. } => "synthetic-004",
             PopulationSpec::Csv { .. } => "csv",
+            PopulationSpec::Arrays { .. } => "arrays",
             PopulationSpec::Sphere { .. } => "sphere",
             PopulationSpec::Groups { .. } => "groups",
             PopulationSpec::Dataset { .. } => "dataset",

@@ -18,11 +18,14 @@
 //!     parallel; one O(n) pass per face, O(1) per query (see [`expected`]);
 //!   - [`PairBlocks`]: k − 1 copies of the 003 App. A problem, one per
 //!     face (1, i), in closed form.
+//! * [`arrays`]: the two finite populations from rows held in memory (a
+//!   spec's `arrays` population).
 //! * [`DatasetPopulation`]: a real dataset's held-out part with η̂ fitted on
 //!   the rest ([`crate::fit`]), labelled or expected confusions, groups; a
 //!   multiclass population, a binary one when k = 2, and the feasible set
 //!   of its plug-in classifiers for the sphere finder.
 
+pub mod arrays;
 mod binary_finite;
 mod binary_synthetic;
 mod binned;
