@@ -1,0 +1,79 @@
+"""Type stubs of the native module (PyO3). The public API is the package's
+(`metric_elicitation.run`, `Session`, `Metric`, …); these are its parts."""
+
+from typing import Any, Callable, List, Optional, Sequence, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+def check_spec(text: str, toml: bool, origin: str, base: str) -> str:
+    """Parses and checks a spec; returns it as JSON with data paths resolved."""
+
+def procedures() -> List[Tuple[str, str, str]]:
+    """Every registered procedure: (name, engine, summary)."""
+
+def run(
+    spec_json: str,
+    base: str,
+    oracle: Optional[Callable[[dict], Any]] = None,
+    transcript: Optional[str] = None,
+) -> Tuple[str, List[str]]:
+    """Runs a spec; returns the result JSON and the transcript's notices."""
+
+def run_seeds(spec_json: str, base: str, seeds: Sequence[int]) -> List[Tuple[bool, str]]:
+    """Runs a spec once per oracle seed in parallel: (ok, result JSON or error)."""
+
+def statistics() -> List[str]:
+    """The statistics a metric can read, described."""
+
+class NativeSession:
+    """An interview answered one question at a time."""
+
+    def __init__(
+        self, spec_json: str, base: str, transcript: Optional[str] = None, person: bool = True
+    ) -> None: ...
+    def next_question(self) -> Optional[dict]:
+        """The next question as a dict, or None when the elicitation is over."""
+    def answer(self, number: int, answer: str) -> None:
+        """Answers question `number` with "a", "b" or "tie"."""
+    def undo(self) -> bool:
+        """Takes the last answer back."""
+    def result(self) -> Optional[str]:
+        """The result JSON once every question is answered."""
+    def asked(self) -> int:
+        """Questions shown and answered."""
+    def notices(self) -> List[str]:
+        """What the transcript said on opening."""
+
+class NativeMetric:
+    """A metric read from a result JSON."""
+
+    def __init__(self, result_json: str) -> None: ...
+    def family(self) -> str:
+        """The metric family."""
+    def is_cost(self) -> bool:
+        """Whether smaller is better."""
+    def classes(self) -> Optional[int]:
+        """k."""
+    def groups(self) -> Optional[int]:
+        """m, for fair metrics."""
+    def statistic(self, k: int) -> str:
+        """The statistic it reads, described."""
+    def values(
+        self,
+        predictions: Sequence[Tuple[str, npt.NDArray[np.int64]]],
+        labels: npt.NDArray[np.int64],
+        groups: Optional[npt.NDArray[np.int64]] = None,
+    ) -> List[float]:
+        """The value of each named prediction vector."""
+    def gain_matrix(self) -> Optional[Tuple[npt.NDArray[np.float64], bool]]:
+        """A linear metric's gain matrix and whether it weighs rates."""
+    def value_of_confusion(
+        self,
+        confusion: npt.NDArray[np.float64],
+        group_confusions: Optional[Sequence[npt.NDArray[np.float64]]] = None,
+        tau: Optional[Sequence[Sequence[float]]] = None,
+    ) -> float:
+        """The value on a joint confusion matrix (and per-group ones)."""

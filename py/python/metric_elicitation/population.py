@@ -1,0 +1,82 @@
+"""Populations from arrays: a spec's ``population`` built from class
+probabilities in memory (``predict_proba`` output), without a CSV file."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from .errors import SpecError
+
+__all__ = ["from_proba", "from_estimator"]
+
+#: How far a row of probabilities may sum from 1 (as for CSV files).
+PROBABILITY_SUM_TOLERANCE = 1e-6
+
+
+def _check_proba(proba: Any, name: str) -> np.ndarray:
+    """n×k probabilities (1-D: P(Y = 1 | x) of a binary task), checked."""
+    try:
+        p = np.asarray(proba, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise SpecError(f"{name}: not an array of numbers ({e})", name) from None
+    if p.ndim == 1:
+        p = np.stack([1.0 - p, p], axis=1)
+    if p.ndim != 2 or p.shape[0] == 0 or p.shape[1] < 2:
+        raise SpecError(f"{name}: expected n×k probabilities (k ≥ 2) or n scores, got shape {np.shape(proba)}", name)
+    bad = ~np.isfinite(p)
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        raise SpecError(f"{name}: row {r}, column {c} is {p[r, c]} (NaN or infinity)", name)
+    out = (p < 0.0) | (p > 1.0)
+    if out.any():
+        r, c = np.argwhere(out)[0]
+        raise SpecError(f"{name}: row {r}, column {c} is {p[r, c]}, not a probability in [0, 1]", name)
+    sums = p.sum(axis=1)
+    off = np.abs(sums - 1.0) > PROBABILITY_SUM_TOLERANCE
+    if off.any():
+        r = int(np.argmax(off))
+        raise SpecError(
+            f"{name}: row {r} sums to {sums[r]} (each row's probabilities must sum to 1 within {PROBABILITY_SUM_TOLERANCE})",
+            name,
+        )
+    return p
+
+
+def from_proba(proba: Any, y: Any, groups: Optional[Any] = None) -> dict:
+    """A spec ``population`` of kind ``arrays`` from class probabilities.
+
+    ``proba`` is n×k (``predict_proba`` output; the columns in class order
+    0..k−1) or, for a binary task, n scores P(Y = 1 | x); ``y`` the n labels
+    (0..k−1); ``groups`` optional group codes (0..m−1; no procedure on this
+    population uses groups yet, and a spec with them is refused naming
+    ``population.groups``). numpy arrays, lists or pandas Series.
+
+    Wrong shapes, NaN, values outside [0, 1], rows not summing to 1 and
+    mismatched lengths raise :class:`SpecError` naming the argument.
+
+    >>> pop = from_proba([[0.9, 0.1], [0.2, 0.8]], [0, 1])
+    >>> pop["kind"]
+    'arrays'
+    """
+    from .metric import _codes
+
+    p = _check_proba(proba, "proba")
+    labels = _codes(y, "y", p.shape[0])
+    if labels.max() >= p.shape[1]:
+        r = int(np.argmax(labels))
+        raise SpecError(f"y: row {r} has class {labels[r]}, but proba has {p.shape[1]} columns", "y")
+    pop = {"kind": "arrays", "probabilities": p.tolist(), "labels": labels.tolist()}
+    if groups is not None:
+        pop["groups"] = _codes(groups, "groups", p.shape[0]).tolist()
+    return pop
+
+
+def from_estimator(estimator: Any, X: Any, y: Any, groups: Optional[Any] = None) -> dict:
+    """As :func:`from_proba` with a fitted scikit-learn classifier's
+    ``predict_proba(X)`` (its ``classes_`` must be 0..k−1)."""
+    classes = getattr(estimator, "classes_", None)
+    if classes is not None and list(np.asarray(classes)) != list(range(len(classes))):
+        raise SpecError(f"estimator: its classes_ are {list(classes)}; encode the labels as 0..k−1", "estimator")
+    return from_proba(estimator.predict_proba(X), y, groups)

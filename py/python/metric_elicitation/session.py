@@ -1,0 +1,192 @@
+"""Running specs: ``run`` (the spec's oracle, or a Python callable) and
+``Session`` (a person answering one question at a time, pull style)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable, List, Optional, Union
+
+import numpy as np
+
+from . import _native
+from .result import Result
+from .spec import Spec, SpecLike, as_spec
+
+__all__ = ["run", "Session", "Question", "run_trials"]
+
+Oracle = Callable[["Question"], str]
+
+
+class Question:
+    """One comparison: classifier A (``a``) against classifier B (``b``).
+
+    ``a`` and ``b`` are the two classifiers' coordinates as the procedure
+    asks them (rates or confusions, numpy arrays; ``a_exact``/``b_exact``
+    the lossless decimals), ``view`` how each is shown (title and rows,
+    and the task's panels when the spec names its classes), ``number`` the
+    question's number, ``expected`` about how many questions the
+    elicitation takes, ``check`` whether it is a check question asked
+    after the elicitation. Answer ``"a"``, ``"b"`` or ``"tie"``.
+    """
+
+    def __init__(self, d: dict) -> None:
+        self.number: int = d["number"]
+        self.expected: Optional[int] = d["expected"]
+        self.asked: int = d["asked"]
+        self.check: bool = d["check"]
+        self.a: np.ndarray = d["a"]
+        self.b: np.ndarray = d["b"]
+        self.a_exact: List[str] = d["a_exact"]
+        self.b_exact: List[str] = d["b_exact"]
+        self._view = d["view"]
+
+    @property
+    def view(self) -> dict:
+        """How each classifier is shown: ``{"a": {"title", "rows"}, "b": …,
+        "a_panel", "b_panel"}`` (panels in the task's words, when named)."""
+        if isinstance(self._view, str):
+            self._view = json.loads(self._view)
+        return self._view
+
+    @property
+    def progress(self) -> str:
+        """``question n of about m`` (the person's count)."""
+        if self.expected:
+            return f"question {self.asked} of about {max(self.expected, self.asked)}"
+        return f"question {self.asked}"
+
+    def __repr__(self) -> str:
+        return f"<Question {self.number}{' (check)' if self.check else ''}: a={self.a} b={self.b}>"
+
+
+def run(
+    spec: SpecLike,
+    oracle: Optional[Oracle] = None,
+    transcript: Union[str, os.PathLike, None] = None,
+) -> Result:
+    """Runs a spec as ``elicit run`` does and returns its :class:`Result`.
+
+    With ``oracle`` (a callable), a spec whose oracle is ``{"kind":
+    "person"}`` asks the callable each question: it receives a
+    :class:`Question` and returns ``"a"``, ``"b"`` or ``"tie"``. An
+    exception it raises propagates with its traceback; every answer given
+    before it stays in ``transcript`` (which a later run resumes from).
+    Budgets and transcripts work as in the command. The GIL is released
+    while Rust runs (re-taken for each call of the oracle).
+
+    >>> r = run({"procedure": "binary-lpm", "epsilon": 0.001,
+    ...          "population": {"kind": "synthetic-003"},
+    ...          "oracle": {"kind": "simulated", "metric": [0.8, 0.6]}})
+    >>> r.queries, r.determined
+    (17, True)
+    >>> r.error < 0.001
+    True
+    """
+    s = as_spec(spec)
+    wrapped = None
+    if oracle is not None:
+        if not callable(oracle):
+            from .errors import SpecError
+
+            raise SpecError(f"oracle: expected a callable, got {type(oracle).__name__}", "oracle")
+
+        def wrapped(d: dict) -> Any:
+            return oracle(Question(d))
+
+    t = None if transcript is None else os.fspath(transcript)
+    text, notices = _native.run(s._json, s._base, wrapped, t)
+    return Result(json.loads(text), notices)
+
+
+def run_trials(spec: SpecLike, seeds: Any) -> List[Any]:
+    """Runs ``spec`` once per seed (``oracle.seed`` set to each) on every
+    core in parallel, the GIL released; one :class:`Result` per seed in
+    order, or the :class:`~metric_elicitation.errors.ElicitError` that trial
+    raised (a failed trial does not stop the others). Each trial's result is
+    identical to ``run`` of the same spec and seed."""
+    s = as_spec(spec)
+    from .errors import ElicitError
+
+    seeds = [int(x) for x in seeds]
+    out: List[Any] = []
+    for ok, text in _native.run_seeds(s._json, s._base, seeds):
+        out.append(Result(json.loads(text)) if ok else ElicitError(text))
+    return out
+
+
+class Session:
+    """An elicitation a person answers one question at a time, for a
+    notebook widget or any interface (no threads): the spec's oracle must
+    be ``{"kind": "person"}``.
+
+    With ``transcript``, every answer is written to that file before
+    :meth:`answer` returns, and a new ``Session`` on the same file resumes
+    where the last one stopped (even after the interpreter was killed).
+    ``person=True`` (the default) adds what a person's interview adds:
+    pairs that look the same are answered "can't tell" for them, and five
+    check questions follow the elicitation.
+
+    >>> s = Session({"procedure": "binary-lpm", "epsilon": 0.05,
+    ...              "population": {"kind": "synthetic-003"},
+    ...              "oracle": {"kind": "person"}}, person=False)
+    >>> q = s.next_question()
+    >>> s.answer("a")
+    >>> s.undo()
+    True
+    """
+
+    def __init__(
+        self,
+        spec: SpecLike,
+        transcript: Union[str, os.PathLike, None] = None,
+        person: bool = True,
+    ) -> None:
+        self.spec: Spec = as_spec(spec)
+        t = None if transcript is None else os.fspath(transcript)
+        self._native = _native.NativeSession(self.spec._json, self.spec._base, t, person)
+        self._current: Optional[Question] = None
+
+    def next_question(self) -> Optional[Question]:
+        """The next question, or ``None`` when every question is answered."""
+        d = self._native.next_question()
+        self._current = None if d is None else Question(d)
+        return self._current
+
+    def answer(self, answer: str, number: Optional[int] = None) -> None:
+        """Answers question ``number`` (default: the current one) with
+        ``"a"``, ``"b"`` or ``"tie"``."""
+        if number is None:
+            q = self._current or self.next_question()
+            if q is None:
+                from .errors import SpecError
+
+                raise SpecError("the elicitation is over: every question is answered", "number")
+            number = q.number
+        self._native.answer(number, answer)
+        self._current = None
+
+    def undo(self) -> bool:
+        """Takes the last answer back; ``False`` when there was none."""
+        self._current = None
+        return self._native.undo()
+
+    @property
+    def done(self) -> bool:
+        """Whether every question is answered."""
+        return self._native.result() is not None
+
+    @property
+    def asked(self) -> int:
+        """Questions the person was shown and answered so far."""
+        return self._native.asked()
+
+    @property
+    def notices(self) -> List[str]:
+        """What the transcript said on opening (answers resumed, …)."""
+        return self._native.notices()
+
+    def result(self) -> Optional[Result]:
+        """The :class:`Result` once every question is answered, else ``None``."""
+        text = self._native.result()
+        return None if text is None else Result(json.loads(text), self.notices)

@@ -1,0 +1,118 @@
+"""`run` gives what `elicit run` gives, and refuses what it refuses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+import metric_elicitation as me
+
+
+def example_specs(root):
+    specs = sorted((root / "examples" / "specs").glob("*.toml"))
+    specs += sorted((root / "examples" / "specs").glob("*.json"))
+    assert len(specs) >= 25
+    return specs
+
+
+def test_every_example_spec_gives_the_commands_result(root, elicit):
+    """Every shipped spec: the same JSON object through Python as through
+    `elicit run` (exit 0 or 3), or an exception where the command exits 2."""
+    compared = refused = 0
+    for path in example_specs(root):
+        cli = subprocess.run([elicit, "run", str(path)], capture_output=True, text=True)
+        if cli.returncode in (0, 3):
+            result = me.run(path)
+            assert result.to_dict() == json.loads(cli.stdout), path.name
+            # exit 3 exactly when the result is undetermined
+            assert result.determined == (cli.returncode == 0), path.name
+            compared += 1
+        else:
+            assert cli.returncode == 2, (path.name, cli.stderr)
+            with pytest.raises(me.SpecError) as e:
+                me.run(path)
+            assert e.value.field == "oracle", path.name  # a person's spec: run needs a callable
+            refused += 1
+    assert compared >= 25 and refused >= 1
+
+
+def test_a_dict_spec_runs_like_its_file(root):
+    path = root / "examples" / "specs" / "dlpm.toml"
+    as_file = me.run(path)
+    as_dict = me.run(me.Spec.load(path).to_dict())
+    assert as_file == as_dict
+
+
+def test_bad_specs_raise_spec_error_naming_the_field():
+    good = {
+        "procedure": "dlpm",
+        "epsilon": 0.01,
+        "population": {"kind": "synthetic-002", "p": [1, 3, 5]},
+        "oracle": {"kind": "simulated", "metric": [0.2, 0.5, 0.3]},
+    }
+    cases = [
+        ({"epsilon": -1}, "epsilon"),
+        ({"epsilon": float("nan")}, "spec"),
+        ({"procedure": "nope"}, "procedure"),
+        ({"oracle": {"kind": "simulated", "metric": [0.2, 0.5]}}, "oracle.metric"),
+        ({"precision": "mpfr:256"}, "precision"),
+        ({"budget": 0}, "budget"),
+    ]
+    for change, field in cases:
+        spec = dict(good, **change)
+        with pytest.raises(me.SpecError) as e:
+            me.run(spec)
+        assert isinstance(e.value, ValueError)
+        if field != "spec":
+            assert e.value.field == field or field in str(e.value), (change, e.value.field, str(e.value))
+    with pytest.raises(me.SpecError) as e:
+        me.run(dict(good, colour="blue"))
+    assert "colour" in str(e.value)
+    with pytest.raises(me.FileError):
+        me.run("/nonexistent/spec.toml")
+
+
+def test_an_undetermined_result_is_not_presented_as_the_metric(root):
+    r = me.run(root / "examples" / "specs" / "dlpm-csv.toml")
+    assert not r.determined and r.undetermined
+    with pytest.raises(me.UndeterminedError) as e:
+        r.metric
+    assert e.value.causes == r.undetermined
+    assert r.metric_allowing_undetermined().classes == 3
+
+
+def test_results_expose_the_json_fields(root):
+    r = me.run(root / "examples" / "specs" / "binary-lpm.toml")
+    d = r.to_dict()
+    assert r.elicited == d["elicited"] and r.queries == d["queries"] > 0
+    assert r.truth == d["truth"] and r.error == d["error"]
+    with pytest.raises(AttributeError):
+        r.no_such_field
+    assert "binary-lpm" in repr(r)
+
+
+def test_procedures_lists_every_registered_name():
+    names = [p[0] for p in me.procedures()]
+    for n in ["binary-lpm", "dlpm", "lpme", "fpme", "qpme", "cost-reward"]:
+        assert n in names
+
+
+def test_trials_in_parallel_equal_trials_one_by_one():
+    spec = me.Spec({
+        "procedure": "binary-lpm",
+        "epsilon": 0.01,
+        "engine": "bayes",
+        "population": {"kind": "synthetic-003"},
+        "oracle": {"kind": "simulated", "metric": [0.8, 0.6], "mistake_rate": 0.1, "seed": 0},
+    })
+    seeds = list(range(12))
+    parallel = me.run_trials(spec, seeds)
+    one_by_one = []
+    for s in seeds:
+        d = spec.to_dict()
+        d["oracle"]["seed"] = s
+        one_by_one.append(me.run(d))
+    assert parallel == one_by_one
+    assert len({json.dumps(r.elicited) for r in parallel}) > 1  # the seeds matter
