@@ -217,3 +217,24 @@ def test_a_fair_metrics_scorer_gets_groups_through_metadata_routing(root):
     with pytest.raises(me.SpecError) as e:
         m.score(y, y)
     assert e.value.field == "groups"
+
+
+def test_expected_confusions_need_no_labels_and_recover_the_metric():
+    """confusions='expected': classifiers are evaluated in expectation under
+    the probabilities, so no labels are needed; a DLPM from 400 random rows
+    recovers the simulated metric within 0.01."""
+    rng = np.random.default_rng(0)
+    raw = rng.random((400, 3))
+    pop = population.from_proba(raw / raw.sum(axis=1, keepdims=True), confusions="expected")
+    assert "labels" not in pop
+    r = me.run({"procedure": "dlpm", "epsilon": 0.02, "population": pop,
+                "oracle": {"kind": "simulated", "metric": [0.2, 0.5, 0.3]}})
+    assert r.determined and r.error < 0.01
+    with pytest.raises(me.SpecError) as e:
+        population.from_proba(raw / raw.sum(axis=1, keepdims=True))
+    assert e.value.field == "y"
+    with pytest.raises(me.SpecError) as e:
+        me.run({"procedure": "dlpm", "epsilon": 0.02,
+                "population": {"kind": "arrays", "probabilities": [[0.5, 0.5]]},
+                "oracle": {"kind": "simulated", "metric": [1, 1]}})
+    assert e.value.field == "population.labels"

@@ -7,6 +7,7 @@ use crate::driver::spec::{Num, PopulationSpec, RegularizationForm, Scores};
 use crate::error::{Error, Result};
 use crate::geometry::groups::{Groups, Rates};
 use crate::geometry::sphere::{off_diagonal_sphere, Sphere};
+use crate::population::Confusions;
 #[cfg(feature = "data")]
 use crate::population::{csv_file, DatasetPopulation};
 use crate::population::{
@@ -19,6 +20,14 @@ use nalgebra::DVector;
 /// that does not apply, refused rather than ignored.
 fn no_groups(procedure: &str) -> Error {
     no_groups_in("population.group_column", procedure)
+}
+
+/// An `arrays` population with labelled confusions and no labels.
+fn no_labels() -> Error {
+    Error::invalid(
+        "population.labels",
+        "labelled confusions (the default) need one label per row; or set confusions = \"expected\"",
+    )
 }
 
 /// As [`no_groups`], naming `field`.
@@ -75,11 +84,17 @@ pub fn binary<T: Scalar>(
         PopulationSpec::Arrays {
             probabilities,
             labels,
+            confusions,
             groups: None,
-        } => Ok(Box::new(crate::population::arrays::binary::<T>(
-            probabilities,
-            labels,
-        )?)),
+        } => match (confusions, labels) {
+            (Confusions::Expected, _) => Ok(Box::new(
+                crate::population::arrays::binary_expected::<T>(probabilities)?,
+            )),
+            (Confusions::Labelled, Some(labels)) => Ok(Box::new(
+                crate::population::arrays::binary::<T>(probabilities, labels)?,
+            )),
+            (Confusions::Labelled, None) => Err(no_labels()),
+        },
         #[cfg(feature = "data")]
         PopulationSpec::Dataset { .. } => Ok(Box::new(dataset::<T>(spec)?.binary()?.clone())),
         other => Err(other.unsupported(procedure, "synthetic-003, csv, arrays or dataset")),
@@ -140,11 +155,17 @@ pub fn multiclass<T: Scalar>(
         PopulationSpec::Arrays {
             probabilities,
             labels,
+            confusions,
             groups: None,
-        } => Ok(Box::new(crate::population::arrays::multiclass::<T>(
-            probabilities,
-            labels,
-        )?)),
+        } => match (confusions, labels) {
+            (Confusions::Expected, _) => Ok(Box::new(
+                crate::population::arrays::multiclass_expected::<T>(probabilities)?,
+            )),
+            (Confusions::Labelled, Some(labels)) => Ok(Box::new(
+                crate::population::arrays::multiclass::<T>(probabilities, labels)?,
+            )),
+            (Confusions::Labelled, None) => Err(no_labels()),
+        },
         #[cfg(feature = "data")]
         PopulationSpec::Dataset { .. } => Ok(Box::new(dataset::<T>(spec)?)),
         other => Err(other.unsupported(

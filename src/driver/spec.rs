@@ -364,8 +364,13 @@ pub enum PopulationSpec {
     Arrays {
         /// n rows of k class probabilities.
         probabilities: Vec<Vec<f64>>,
-        /// n labels in 0..k−1.
-        labels: Vec<usize>,
+        /// n labels in 0..k−1 (required for `labelled` confusions).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        labels: Option<Vec<usize>>,
+        /// `labelled` (default: counts of the labels) or `expected`
+        /// (expectations under the probabilities, no labels).
+        #[serde(default, skip_serializing_if = "is_labelled")]
+        confusions: Confusions,
         /// n group codes (0..m−1), when the rows have groups.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         groups: Option<Vec<usize>>,
@@ -453,6 +458,10 @@ pub enum RegularizationForm {
     Inverse,
     /// (1/n)Σ log-loss + λ‖W‖²: α = 2nλ.
     MeanLoss,
+}
+
+fn is_labelled(c: &Confusions) -> bool {
+    *c == Confusions::Labelled
 }
 
 fn default_a() -> Num {

@@ -44,7 +44,12 @@ def _check_proba(proba: Any, name: str) -> np.ndarray:
     return p
 
 
-def from_proba(proba: Any, y: Any, groups: Optional[Any] = None) -> dict:
+def from_proba(
+    proba: Any,
+    y: Optional[Any] = None,
+    groups: Optional[Any] = None,
+    confusions: str = "labelled",
+) -> dict:
     """A spec ``population`` of kind ``arrays`` from class probabilities.
 
     ``proba`` is n×k (``predict_proba`` output; the columns in class order
@@ -52,6 +57,8 @@ def from_proba(proba: Any, y: Any, groups: Optional[Any] = None) -> dict:
     (0..k−1); ``groups`` optional group codes (0..m−1; no procedure on this
     population uses groups yet, and a spec with them is refused naming
     ``population.groups``). numpy arrays, lists or pandas Series.
+    ``confusions="expected"`` evaluates classifiers in expectation under
+    ``proba`` (no labels needed) instead of counting the labels.
 
     Wrong shapes, NaN, values outside [0, 1], rows not summing to 1 and
     mismatched lengths raise :class:`SpecError` naming the argument.
@@ -63,20 +70,33 @@ def from_proba(proba: Any, y: Any, groups: Optional[Any] = None) -> dict:
     from .metric import _codes
 
     p = _check_proba(proba, "proba")
-    labels = _codes(y, "y", p.shape[0])
-    if labels.max() >= p.shape[1]:
-        r = int(np.argmax(labels))
-        raise SpecError(f"y: row {r} has class {labels[r]}, but proba has {p.shape[1]} columns", "y")
-    pop = {"kind": "arrays", "probabilities": p.tolist(), "labels": labels.tolist()}
+    if confusions not in ("labelled", "expected"):
+        raise SpecError(f"confusions: 'labelled' or 'expected', got {confusions!r}", "confusions")
+    pop = {"kind": "arrays", "probabilities": p.tolist(), "confusions": confusions}
+    if y is None:
+        if confusions == "labelled":
+            raise SpecError("y: labelled confusions need the labels (or confusions='expected')", "y")
+    else:
+        labels = _codes(y, "y", p.shape[0])
+        if labels.max() >= p.shape[1]:
+            r = int(np.argmax(labels))
+            raise SpecError(f"y: row {r} has class {labels[r]}, but proba has {p.shape[1]} columns", "y")
+        pop["labels"] = labels.tolist()
     if groups is not None:
         pop["groups"] = _codes(groups, "groups", p.shape[0]).tolist()
     return pop
 
 
-def from_estimator(estimator: Any, X: Any, y: Any, groups: Optional[Any] = None) -> dict:
+def from_estimator(
+    estimator: Any,
+    X: Any,
+    y: Optional[Any] = None,
+    groups: Optional[Any] = None,
+    confusions: str = "labelled",
+) -> dict:
     """As :func:`from_proba` with a fitted scikit-learn classifier's
     ``predict_proba(X)`` (its ``classes_`` must be 0..k−1)."""
     classes = getattr(estimator, "classes_", None)
     if classes is not None and list(np.asarray(classes)) != list(range(len(classes))):
         raise SpecError(f"estimator: its classes_ are {list(classes)}; encode the labels as 0..k−1", "estimator")
-    return from_proba(estimator.predict_proba(X), y, groups)
+    return from_proba(estimator.predict_proba(X), y, groups, confusions)
