@@ -238,3 +238,19 @@ def test_expected_confusions_need_no_labels_and_recover_the_metric():
                 "population": {"kind": "arrays", "probabilities": [[0.5, 0.5]]},
                 "oracle": {"kind": "simulated", "metric": [1, 1]}})
     assert e.value.field == "population.labels"
+
+
+@pytest.mark.parametrize("confusions", ["labelled", "expected"])
+def test_lpme_on_arrays_finds_and_certifies_its_sphere(confusions):
+    """The sphere procedures on a population from arrays: the query sphere
+    is found in the rows' feasible set and certified (as for a dataset),
+    and LPME recovers a simulated metric within 2ε."""
+    rng = np.random.default_rng(1)
+    raw = rng.random((400, 3)) ** 2
+    proba = raw / raw.sum(axis=1, keepdims=True)
+    y = np.array([rng.choice(3, p=p) for p in proba])
+    pop = population.from_proba(proba, y, confusions=confusions)
+    r = me.run({"procedure": "lpme", "epsilon": 0.01, "population": pop,
+                "oracle": {"kind": "simulated", "metric": [0.1, 0.3, 0.2, 0.15, 0.15, 0.1]}})
+    assert r.sphere_radius > 0.01
+    assert r.determined and r.error < 0.02

@@ -254,6 +254,32 @@ pub fn sphere<T: Scalar>(
     sphere_with_priors(spec, procedure).map(|(s, k, _)| (s, k))
 }
 
+/// The query sphere found in `pop`'s feasible set (001 App. B.1) and
+/// certified, with k and the priors; `whose` names the set in the error.
+#[cfg(feature = "data")]
+fn certified_sphere<T: Scalar>(
+    pop: &DatasetPopulation<T>,
+    seed: u64,
+    whose: &str,
+) -> Result<SphereParts<T>> {
+    let found = pop.find_sphere(
+        crate::geometry::feasible::Normalization::Joint,
+        false,
+        32,
+        seed,
+    )?;
+    if !found.certificate.holds {
+        return Err(Error::invalid(
+            "population",
+            format!(
+                "the sphere found in {whose} feasible set failed its certificate ({:?})",
+                found.certificate
+            ),
+        ));
+    }
+    Ok((found.sphere, Some(pop.classes()), Some(pop.priors())))
+}
+
 /// A query sphere, its k when its coordinates are off-diagonal confusions,
 /// and then the class priors.
 pub type SphereParts<T> = (Sphere<T>, Option<usize>, Option<Vec<T>>);
@@ -283,23 +309,24 @@ pub fn sphere_with_priors<T: Scalar>(
         PopulationSpec::Dataset { seed, .. } => {
             // The sphere is found in the feasible set of the held-out
             // rows' plug-in classifiers (001 App. B.1) and certified.
-            let pop = dataset::<T>(spec)?;
-            let found = pop.find_sphere(
-                crate::geometry::feasible::Normalization::Joint,
-                false,
-                32,
-                *seed,
-            )?;
-            if !found.certificate.holds {
-                return Err(Error::invalid(
-                    "population",
-                    format!(
-                        "the sphere found in the dataset's feasible set failed its certificate ({:?})",
-                        found.certificate
-                    ),
-                ));
-            }
-            Ok((found.sphere, Some(pop.classes()), Some(pop.priors())))
+            certified_sphere(&dataset::<T>(spec)?, *seed, "the dataset's")
+        }
+        #[cfg(feature = "data")]
+        PopulationSpec::Arrays {
+            probabilities,
+            labels,
+            confusions,
+            groups: None,
+        } => {
+            // As for a dataset: the sphere found in the feasible set of the
+            // rows' plug-in classifiers and certified.
+            let k = probabilities.first().map_or(0, Vec::len);
+            let scores: Vec<f64> = probabilities.iter().flatten().copied().collect();
+            // The rows' checks and messages are the other builders'.
+            multiclass::<T>(spec, procedure)?;
+            let pop =
+                DatasetPopulation::<T>::from_rows(k, scores, labels.as_deref(), None, *confusions)?;
+            certified_sphere(&pop, 0, "the rows'")
         }
         other => {
             let pop = multiclass::<T>(other, procedure)?;

@@ -68,7 +68,8 @@ pub struct DatasetSummary {
     pub alpha: f64,
     /// Feature columns.
     pub features: Vec<String>,
-    /// Accuracy of argmax η̂ on S2 (against the labels).
+    /// Accuracy of argmax η̂ on S2 (against the labels; NaN without
+    /// labels).
     pub accuracy: f64,
 }
 
@@ -80,60 +81,134 @@ impl<T: Scalar> DatasetPopulation<T> {
     /// class is absent from the held-out part.
     pub fn new(fitted: &FittedDataset, confusions: Confusions) -> Result<Self> {
         let data = &fitted.held_out;
-        let k = data.classes;
         let scores: Vec<f64> = fitted.eta.iter().copied().collect();
+        let mut pop = Self::from_rows(
+            data.classes,
+            scores,
+            Some(&data.labels),
+            Some((data.groups.clone(), data.group_count)),
+            confusions,
+        )?;
+        pop.summary.fit_rows = fitted.fit_rows;
+        pop.summary.dropped = fitted.dropped;
+        pop.summary.alpha = fitted.model.alpha();
+        pop.summary.features.clone_from(&data.feature_names);
+        Ok(pop)
+    }
+
+    /// The population of rows given directly (a spec's `arrays`, the
+    /// Python package's `predict_proba` output): `scores` holds n rows of k
+    /// class probabilities (row-major), `labels` the n labels (needed for
+    /// labelled confusions), `groups` the group codes and their number m.
+    /// The summary has no fit part (0 rows, α = NaN, no features).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a length that does not fit, labelled
+    /// confusions without labels, a label or group out of range, or (as
+    /// [`DatasetPopulation::new`]) a class absent from labelled rows.
+    pub fn from_rows(
+        k: usize,
+        scores: Vec<f64>,
+        labels: Option<&[usize]>,
+        groups: Option<(Vec<usize>, usize)>,
+        confusions: Confusions,
+    ) -> Result<Self> {
+        if k < 2 || scores.is_empty() || !scores.len().is_multiple_of(k) {
+            return Err(Error::invalid(
+                "population.probabilities",
+                format!(
+                    "{} values do not make rows of k = {k} classes",
+                    scores.len()
+                ),
+            ));
+        }
+        let n = scores.len() / k;
+        if let Some(labels) = labels {
+            if labels.len() != n {
+                return Err(Error::invalid(
+                    "population.labels",
+                    format!("{} labels for {n} rows", labels.len()),
+                ));
+            }
+        }
+        let (groups, m) = groups.unwrap_or_else(|| (vec![0; n], 1));
+        if groups.len() != n || groups.iter().any(|&g| g >= m) {
+            return Err(Error::invalid(
+                "population.groups",
+                format!("{} group codes below m = {m} needed for {n} rows", n),
+            ));
+        }
         let mut mass = vec![0.0; scores.len()];
-        match confusions {
-            Confusions::Labelled => {
-                for (r, &y) in data.labels.iter().enumerate() {
+        let to_t = |v: &[f64]| v.iter().map(|x| T::from_f64_exact(*x)).collect::<Vec<T>>();
+        let (multiclass, binary) = match (confusions, labels) {
+            (Confusions::Labelled, None) => {
+                return Err(Error::invalid(
+                    "population.labels",
+                    "labelled confusions need one label per row",
+                ))
+            }
+            (Confusions::Labelled, Some(labels)) => {
+                for (r, &y) in labels.iter().enumerate() {
+                    if y >= k {
+                        return Err(Error::invalid(
+                            format!("population.labels[{r}]"),
+                            format!("class {y} is not below k = {k}"),
+                        ));
+                    }
                     mass[r * k + y] = 1.0;
                 }
+                let binary = if k == 2 {
+                    let p1: Vec<T> = to_t(&scores).into_iter().skip(1).step_by(2).collect();
+                    Some(FiniteBinary::new(
+                        p1.into_iter()
+                            .zip(labels)
+                            .map(|(s, &y)| (s, y == 1))
+                            .collect(),
+                    )?)
+                } else {
+                    None
+                };
+                (
+                    FiniteMulticlass::new(k, to_t(&scores), labels.to_vec())?,
+                    binary,
+                )
             }
-            Confusions::Expected => mass.clone_from(&scores),
-        }
-        let to_t = |v: &[f64]| v.iter().map(|x| T::from_f64_exact(*x)).collect::<Vec<T>>();
-        let multiclass = match confusions {
-            Confusions::Labelled => FiniteMulticlass::new(k, to_t(&scores), data.labels.clone())?,
-            Confusions::Expected => FiniteMulticlass::expected(k, to_t(&scores))?,
+            (Confusions::Expected, _) => {
+                mass.clone_from(&scores);
+                let binary = if k == 2 {
+                    let p1: Vec<T> = to_t(&scores).into_iter().skip(1).step_by(2).collect();
+                    Some(FiniteBinary::expected(p1)?)
+                } else {
+                    None
+                };
+                (FiniteMulticlass::expected(k, to_t(&scores))?, binary)
+            }
         };
-        let binary = if k == 2 {
-            let p1: Vec<T> = to_t(&scores).into_iter().skip(1).step_by(2).collect();
-            Some(match confusions {
-                Confusions::Labelled => FiniteBinary::new(
-                    p1.into_iter()
-                        .zip(&data.labels)
-                        .map(|(s, &y)| (s, y == 1))
-                        .collect(),
-                )?,
-                Confusions::Expected => FiniteBinary::expected(p1)?,
-            })
-        } else {
-            None
-        };
-        let correct = fitted
-            .eta
-            .rows()
-            .into_iter()
-            .zip(&data.labels)
-            .filter(|(row, y)| crate::fit::argmax(row.iter().copied()) == **y)
-            .count();
+        let accuracy = labels.map_or(f64::NAN, |labels| {
+            let correct = scores
+                .chunks(k)
+                .zip(labels)
+                .filter(|(row, y)| crate::fit::argmax(row.iter().copied()) == **y)
+                .count();
+            correct as f64 / n as f64
+        });
         Ok(DatasetPopulation {
             k,
-            m: data.group_count,
+            m,
             confusions,
             scores,
             mass,
-            labels: data.labels.clone(),
-            groups: data.groups.clone(),
+            labels: labels.map(<[usize]>::to_vec).unwrap_or_default(),
+            groups,
             multiclass,
             binary,
             summary: DatasetSummary {
-                fit_rows: fitted.fit_rows,
-                held_out_rows: data.len(),
-                dropped: fitted.dropped,
-                alpha: fitted.model.alpha(),
-                features: data.feature_names.clone(),
-                accuracy: correct as f64 / data.len().max(1) as f64,
+                fit_rows: 0,
+                held_out_rows: n,
+                dropped: 0,
+                alpha: f64::NAN,
+                features: Vec::new(),
+                accuracy,
             },
         })
     }
@@ -145,12 +220,12 @@ impl<T: Scalar> DatasetPopulation<T> {
 
     /// Held-out rows.
     pub fn len(&self) -> usize {
-        self.labels.len()
+        self.scores.len() / self.k
     }
 
-    /// Always false (a fitted dataset has held-out rows).
+    /// Always false (a population has rows).
     pub fn is_empty(&self) -> bool {
-        self.labels.is_empty()
+        self.scores.is_empty()
     }
 
     /// Which confusions the population counts.
@@ -168,7 +243,7 @@ impl<T: Scalar> DatasetPopulation<T> {
         &self.scores
     }
 
-    /// The held-out labels.
+    /// The held-out labels (empty for rows given without labels).
     pub fn labels(&self) -> &[usize] {
         &self.labels
     }
