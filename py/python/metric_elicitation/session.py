@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable, List, Optional, Union
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -99,12 +99,26 @@ def run(
     return Result(json.loads(text), notices)
 
 
-def run_trials(spec: SpecLike, seeds: Any) -> List[Any]:
+def run_trials(spec: SpecLike, seeds: Any, fields: Optional[Sequence[str]] = None) -> Any:
     """Runs ``spec`` once per seed (``oracle.seed`` set to each) on every
-    core in parallel, the GIL released; one :class:`Result` per seed in
-    order, or the :class:`~metric_elicitation.errors.ElicitError` that trial
-    raised (a failed trial does not stop the others). Each trial's result is
-    identical to ``run`` of the same spec and seed."""
+    core in parallel, the GIL released. Each trial's result is identical to
+    ``run`` of the same spec and seed.
+
+    Without ``fields``: one :class:`Result` per seed in order, or the
+    :class:`~metric_elicitation.errors.ElicitError` that trial raised (a
+    failed trial does not stop the others). With ``fields`` (names of
+    numeric result fields, e.g. ``("error", "queries")``): a dict of numpy
+    arrays, one entry per seed, plus ``"seed"`` and ``"ok"``; a failed
+    trial's entries are NaN.
+
+    >>> rows = run_trials({"procedure": "binary-lpm", "epsilon": 0.01,
+    ...                    "population": {"kind": "synthetic-003"},
+    ...                    "oracle": {"kind": "simulated", "metric": [0.8, 0.6],
+    ...                               "mistake_rate": 0.1}},
+    ...                   range(8), fields=("queries", "error"))
+    >>> rows["queries"].shape, bool(rows["ok"].all())
+    ((8,), True)
+    """
     s = as_spec(spec)
     from .errors import ElicitError
 
@@ -112,7 +126,16 @@ def run_trials(spec: SpecLike, seeds: Any) -> List[Any]:
     out: List[Any] = []
     for ok, text in _native.run_seeds(s._json, s._base, seeds):
         out.append(Result(json.loads(text)) if ok else ElicitError(text))
-    return out
+    if fields is None:
+        return out
+    rows = {"seed": np.array(seeds, dtype=np.int64), "ok": np.array([isinstance(r, Result) for r in out])}
+    for f in fields:
+        values = []
+        for r in out:
+            v = r.to_dict().get(f) if isinstance(r, Result) else None
+            values.append(float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else np.nan)
+        rows[f] = np.array(values)
+    return rows
 
 
 class Session:
