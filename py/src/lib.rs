@@ -21,7 +21,6 @@ use nalgebra::DMatrix;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -97,26 +96,77 @@ fn procedures() -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// A question as the Python layer receives it: a dict of plain values.
-fn question_dict<'py>(py: Python<'py>, q: &Question) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("number", q.number)?;
-    d.set_item("expected", q.expected)?;
-    d.set_item("asked", q.asked)?;
-    d.set_item("check", q.check)?;
-    d.set_item("swapped", q.swapped)?;
-    d.set_item("a", PyArray1::from_vec(py, coordinates(&q.first_point)))?;
-    d.set_item("b", PyArray1::from_vec(py, coordinates(&q.second_point)))?;
-    d.set_item("a_exact", q.first_point.clone())?;
-    d.set_item("b_exact", q.second_point.clone())?;
-    let view = json!({
-        "a": {"title": q.first.title, "rows": q.first.rows},
-        "b": {"title": q.second.title, "rows": q.second.rows},
-        "a_panel": q.first_panel,
-        "b_panel": q.second_panel,
-    });
-    d.set_item("view", view.to_string())?;
-    Ok(d)
+/// A question as the Python layer receives it: the core's question, read
+/// lazily (a callable that looks only at the two classifiers pays for
+/// nothing else).
+#[pyclass(module = "metric_elicitation._native", frozen)]
+struct NativeQuestion {
+    question: Question,
+}
+
+#[pymethods]
+impl NativeQuestion {
+    /// 1-based number of the question.
+    #[getter]
+    fn number(&self) -> usize {
+        self.question.number
+    }
+
+    /// About how many questions the elicitation takes.
+    #[getter]
+    fn expected(&self) -> Option<usize> {
+        self.question.expected
+    }
+
+    /// Questions shown so far, this one included.
+    #[getter]
+    fn asked(&self) -> usize {
+        self.question.asked
+    }
+
+    /// Whether it is a check question (after the elicitation).
+    #[getter]
+    fn check(&self) -> bool {
+        self.question.check
+    }
+
+    /// Whether B is shown on the left.
+    #[getter]
+    fn swapped(&self) -> bool {
+        self.question.swapped
+    }
+
+    /// A's coordinates (the nearest doubles).
+    fn a<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_vec(py, coordinates(&self.question.first_point))
+    }
+
+    /// B's coordinates.
+    fn b<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_vec(py, coordinates(&self.question.second_point))
+    }
+
+    /// A's coordinates, lossless decimals.
+    fn a_exact(&self) -> Vec<String> {
+        self.question.first_point.clone()
+    }
+
+    /// B's coordinates, lossless decimals.
+    fn b_exact(&self) -> Vec<String> {
+        self.question.second_point.clone()
+    }
+
+    /// How both are shown, as JSON.
+    fn view(&self) -> String {
+        let q = &self.question;
+        json!({
+            "a": {"title": q.first.title, "rows": q.first.rows},
+            "b": {"title": q.second.title, "rows": q.second.rows},
+            "a_panel": q.first_panel,
+            "b_panel": q.second_panel,
+        })
+        .to_string()
+    }
 }
 
 /// The lossless coordinates as f64 (the nearest double of each decimal).
@@ -153,21 +203,26 @@ impl Person for Callable {
         question: &Question,
     ) -> metric_elicitation::error::Result<Option<Preference>> {
         Python::attach(|py| {
-            let answer = question_dict(py, question)
-                .and_then(|d| self.callable.bind(py).call1((d,)))
-                .and_then(|v| {
-                    let text: String = v.extract().map_err(|_| {
-                        pyo3::exceptions::PyValueError::new_err(format!(
-                            "the oracle returned {}; expected \"a\", \"b\" or \"tie\"",
-                            v.repr().map(|r| r.to_string()).unwrap_or_default()
-                        ))
-                    })?;
-                    preference(&text).ok_or_else(|| {
-                        pyo3::exceptions::PyValueError::new_err(format!(
-                            "the oracle returned {text:?}; expected \"a\", \"b\" or \"tie\""
-                        ))
-                    })
-                });
+            let answer = Bound::new(
+                py,
+                NativeQuestion {
+                    question: question.clone(),
+                },
+            )
+            .and_then(|q| self.callable.bind(py).call1((q,)))
+            .and_then(|v| {
+                let text: String = v.extract().map_err(|_| {
+                    pyo3::exceptions::PyValueError::new_err(format!(
+                        "the oracle returned {}; expected \"a\", \"b\" or \"tie\"",
+                        v.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?;
+                preference(&text).ok_or_else(|| {
+                    pyo3::exceptions::PyValueError::new_err(format!(
+                        "the oracle returned {text:?}; expected \"a\", \"b\" or \"tie\""
+                    ))
+                })
+            });
             match answer {
                 Ok(p) => Ok(Some(p)),
                 Err(e) => {
@@ -357,13 +412,13 @@ impl NativeSession {
         })
     }
 
-    /// The next question as a dict, or `None` when the elicitation is over.
-    fn next_question<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+    /// The next question, or `None` when the elicitation is over.
+    fn next_question<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, NativeQuestion>>> {
         let step = py
             .detach(|| locked(&self.interview).next())
             .map_err(|e| to_py(py, &e))?;
         match step {
-            Step::Question(q) => Ok(Some(question_dict(py, &q)?)),
+            Step::Question(question) => Ok(Some(Bound::new(py, NativeQuestion { question })?)),
             Step::Done(_) => Ok(None),
         }
     }
@@ -625,6 +680,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_seeds, m)?)?;
     m.add_function(wrap_pyfunction!(statistics, m)?)?;
     m.add_class::<NativeSession>()?;
+    m.add_class::<NativeQuestion>()?;
     m.add_class::<NativeMetric>()?;
     Ok(())
 }

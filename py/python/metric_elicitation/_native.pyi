@@ -17,7 +17,7 @@ def procedures() -> List[Tuple[str, str, str]]:
 def run(
     spec_json: str,
     base: str,
-    oracle: Optional[Callable[[dict], Any]] = None,
+    oracle: Optional[Callable[["NativeQuestion"], Any]] = None,
     transcript: Optional[str] = None,
 ) -> Tuple[str, List[str]]:
     """Runs a spec; returns the result JSON and the transcript's notices."""
@@ -28,14 +28,33 @@ def run_seeds(spec_json: str, base: str, seeds: Sequence[int]) -> List[Tuple[boo
 def statistics() -> List[str]:
     """The statistics a metric can read, described."""
 
+class NativeQuestion:
+    """A question, read lazily."""
+
+    number: int
+    expected: Optional[int]
+    asked: int
+    check: bool
+    swapped: bool
+    def a(self) -> npt.NDArray[np.float64]:
+        """A's coordinates."""
+    def b(self) -> npt.NDArray[np.float64]:
+        """B's coordinates."""
+    def a_exact(self) -> List[str]:
+        """A's coordinates, lossless."""
+    def b_exact(self) -> List[str]:
+        """B's coordinates, lossless."""
+    def view(self) -> str:
+        """How both are shown, as JSON."""
+
 class NativeSession:
     """An interview answered one question at a time."""
 
     def __init__(
         self, spec_json: str, base: str, transcript: Optional[str] = None, person: bool = True
     ) -> None: ...
-    def next_question(self) -> Optional[dict]:
-        """The next question as a dict, or None when the elicitation is over."""
+    def next_question(self) -> Optional[NativeQuestion]:
+        """The next question, or None when the elicitation is over."""
     def answer(self, number: int, answer: str) -> None:
         """Answers question `number` with "a", "b" or "tie"."""
     def undo(self) -> bool:

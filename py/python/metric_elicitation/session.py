@@ -30,23 +30,64 @@ class Question:
     after the elicitation. Answer ``"a"``, ``"b"`` or ``"tie"``.
     """
 
-    def __init__(self, d: dict) -> None:
-        self.number: int = d["number"]
-        self.expected: Optional[int] = d["expected"]
-        self.asked: int = d["asked"]
-        self.check: bool = d["check"]
-        self.a: np.ndarray = d["a"]
-        self.b: np.ndarray = d["b"]
-        self.a_exact: List[str] = d["a_exact"]
-        self.b_exact: List[str] = d["b_exact"]
-        self._view = d["view"]
+    __slots__ = ("_q", "_a", "_b", "_view")
+
+    def __init__(self, native: Any) -> None:
+        self._q = native
+        self._a: Optional[np.ndarray] = None
+        self._b: Optional[np.ndarray] = None
+        self._view: Optional[dict] = None
+
+    @property
+    def number(self) -> int:
+        """The question's number (1-based)."""
+        return self._q.number
+
+    @property
+    def expected(self) -> Optional[int]:
+        """About how many questions the elicitation takes."""
+        return self._q.expected
+
+    @property
+    def asked(self) -> int:
+        """Questions shown to the person so far, this one included."""
+        return self._q.asked
+
+    @property
+    def check(self) -> bool:
+        """Whether it is a check question, asked after the elicitation."""
+        return self._q.check
+
+    @property
+    def a(self) -> np.ndarray:
+        """Classifier A's coordinates (rates or confusions) as the procedure asks them."""
+        if self._a is None:
+            self._a = self._q.a()
+        return self._a
+
+    @property
+    def b(self) -> np.ndarray:
+        """Classifier B's coordinates."""
+        if self._b is None:
+            self._b = self._q.b()
+        return self._b
+
+    @property
+    def a_exact(self) -> List[str]:
+        """A's coordinates as lossless decimals."""
+        return self._q.a_exact()
+
+    @property
+    def b_exact(self) -> List[str]:
+        """B's coordinates as lossless decimals."""
+        return self._q.b_exact()
 
     @property
     def view(self) -> dict:
         """How each classifier is shown: ``{"a": {"title", "rows"}, "b": …,
         "a_panel", "b_panel"}`` (panels in the task's words, when named)."""
-        if isinstance(self._view, str):
-            self._view = json.loads(self._view)
+        if self._view is None:
+            self._view = json.loads(self._q.view())
         return self._view
 
     @property
@@ -91,8 +132,8 @@ def run(
 
             raise SpecError(f"oracle: expected a callable, got {type(oracle).__name__}", "oracle")
 
-        def wrapped(d: dict) -> Any:
-            return oracle(Question(d))
+        def wrapped(native: Any) -> Any:
+            return oracle(Question(native))
 
     t = None if transcript is None else os.fspath(transcript)
     text, notices = _native.run(s._json, s._base, wrapped, t)
@@ -172,8 +213,8 @@ class Session:
 
     def next_question(self) -> Optional[Question]:
         """The next question, or ``None`` when every question is answered."""
-        d = self._native.next_question()
-        self._current = None if d is None else Question(d)
+        native = self._native.next_question()
+        self._current = None if native is None else Question(native)
         return self._current
 
     def answer(self, answer: str, number: Optional[int] = None) -> None:
