@@ -82,20 +82,21 @@ def main() -> None:
 
     if os.path.exists(args.elicit):
         with tempfile.TemporaryDirectory() as d:
-            spec = Path(d) / "spec.json"
             bad = Path(d) / "bad.json"
-            import json
-
-            spec.write_text(json.dumps(simulated))
-            bad.write_text(json.dumps(dict(simulated, epsilon=-1)))
-            cli_t, start_t, py_t = [], [], []
-            for _ in range(args.repeat):
-                cli_t.append(timed(lambda: subprocess.run([args.elicit, "run", "--allow-undetermined", str(spec)], capture_output=True, check=True))[0])
-                start_t.append(timed(lambda: subprocess.run([args.elicit, "run", str(bad)], capture_output=True))[0])
-                py_t.append(timed(lambda: me.run(spec))[0])
-            c, st, py = (statistics.median(x) for x in (cli_t, start_t, py_t))
-            print(f"2. the same spec: elicit run {c * 1e3:.2f} ms wall, of which start-up {st * 1e3:.2f} ms; in-process {(c - st) * 1e3:.2f} ms")
-            print(f"   me.run {py * 1e3:.2f} ms: {py / (c - st):.3f} × the command's in-process time")
+            bad.write_text('{"procedure": "dlpm", "epsilon": -1}')
+            for name in ["lpme-dataset.toml", "dlpm.toml"]:
+                spec = ROOT / "examples" / "specs" / name
+                loaded = me.Spec.load(spec)
+                cli_t, start_t, py_t, native_t = [], [], [], []
+                for _ in range(args.repeat):  # interleaved
+                    cli_t.append(timed(lambda: subprocess.run([args.elicit, "run", "--allow-undetermined", str(spec)], capture_output=True, check=True))[0])
+                    start_t.append(timed(lambda: subprocess.run([args.elicit, "run", str(bad)], capture_output=True))[0])
+                    py_t.append(timed(lambda: me.run(spec))[0])
+                    native_t.append(timed(lambda: me._native.run(loaded._json, loaded._base, None, None))[0])
+                c, st, py, nat = (statistics.median(x) for x in (cli_t, start_t, py_t, native_t))
+                print(f"2. {name}: elicit run {c * 1e3:.2f} ms wall, start-up {st * 1e3:.2f} ms, so {(c - st) * 1e3:.2f} ms in-process;")
+                print(f"   me.run {py * 1e3:.2f} ms ({py / (c - st):.3f} × the command's in-process time); "
+                      f"the driver alone through the native module {nat * 1e3:.2f} ms (me.run {py / nat:.3f} × that)")
     else:
         print(f"2. skipped: no {args.elicit} (cargo build --release)")
 
