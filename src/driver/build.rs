@@ -320,10 +320,12 @@ pub fn sphere_with_priors<T: Scalar>(
         } => {
             // As for a dataset: the sphere found in the feasible set of the
             // rows' plug-in classifiers and certified.
-            let k = probabilities.first().map_or(0, Vec::len);
-            let scores: Vec<f64> = probabilities.iter().flatten().copied().collect();
             // The rows' checks and messages are the other builders'.
-            multiclass::<T>(spec, procedure)?;
+            let labelled = labels
+                .as_deref()
+                .filter(|_| *confusions == Confusions::Labelled);
+            let k = crate::population::arrays::check(probabilities, labelled)?;
+            let scores: Vec<f64> = probabilities.iter().flatten().copied().collect();
             let pop =
                 DatasetPopulation::<T>::from_rows(k, scores, labels.as_deref(), None, *confusions)?;
             certified_sphere(&pop, 0, "the rows'")

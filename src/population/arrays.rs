@@ -13,7 +13,7 @@ pub const PROBABILITY_SUM_TOLERANCE: f64 = 1e-6;
 
 /// Checks n rows of k probabilities and, for labelled confusions, n
 /// labels; returns k.
-fn check(probabilities: &[Vec<f64>], labels: Option<&[usize]>) -> Result<usize> {
+pub(crate) fn check(probabilities: &[Vec<f64>], labels: Option<&[usize]>) -> Result<usize> {
     let Some(first) = probabilities.first() else {
         return Err(Error::invalid("population.probabilities", "no rows"));
     };
