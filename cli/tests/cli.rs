@@ -2010,3 +2010,61 @@ fn the_bayesian_engine_runs_from_a_spec_and_says_when_it_is_unsure() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("engine"));
 }
+
+/// The fair procedures on one's own data (#29 item 1): fpme, fair-qpme and
+/// qpme-tradeoff run on a `dataset` with a group column, with τ and the
+/// sphere read off the held-out rows; without the group column the spec is
+/// refused naming `population.group`.
+#[test]
+fn fair_procedures_run_on_a_dataset_with_a_group_column() {
+    let example = specs().join("fpme-dataset.toml");
+    let out = elicit().arg("run").arg(&example).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["error"].as_f64().unwrap() <= 0.01, "{}", v["error"]);
+    let rho = v["sphere_radius"].as_f64().unwrap();
+    assert!(rho > 0.0 && rho <= 1.0 / 3.0, "{rho}");
+    let tau = v["tau"].as_array().unwrap();
+    assert_eq!(tau.len(), 2);
+    for i in 0..3 {
+        let column: f64 = tau.iter().map(|row| row[i].as_f64().unwrap()).sum();
+        assert!((column - 1.0).abs() < 1e-12, "{tau:?}");
+    }
+    let text = std::fs::read_to_string(&example).unwrap();
+    let data = specs().join("../../lab/data/wine_quality_multiclass.csv.gz");
+    let here = text.replace(
+        "\"../../lab/data/wine_quality_multiclass.csv.gz\"",
+        &format!("{:?}", data.display().to_string()),
+    );
+    // The fair quadratic procedures on the same data and groups.
+    let quadratic = "[oracle]\nkind = \"simulated\"\nmetric = { a = [0.6, 0.48, 0.64], B = [[[1.4310835055998654, 0.0, 0.0], [0.0, 1.073312629199899, 0.0], [0.0, 0.0, 0.8944271909999159]]], lambda = 0.4 }\n";
+    let population = &here[here.find("[population]").unwrap()..here.find("[oracle]").unwrap()];
+    for (procedure, fields, tolerance) in [
+        ("fair-qpme", "epsilon = 0.005\n", 0.02),
+        (
+            "qpme-tradeoff",
+            "epsilon = 0.005\na = [0.6, 0.48, 0.64]\nB = [[[1.4310835055998654, 0.0, 0.0], [0.0, 1.073312629199899, 0.0], [0.0, 0.0, 0.8944271909999159]]]\n",
+            0.005,
+        ),
+    ] {
+        let spec = format!("procedure = \"{procedure}\"\n{fields}\n{population}\n{quadratic}");
+        let out = run_spec(&format!("{procedure}-dataset.toml"), &spec);
+        assert!(out.status.success(), "{procedure}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v["error"].as_f64().unwrap() <= tolerance, "{procedure}: {}", v["error"]);
+        assert_eq!(v["tau"].as_array().unwrap().len(), 2, "{procedure}");
+    }
+    // No group column: refused, naming the field.
+    let out = run_spec(
+        "fpme-dataset-no-group.toml",
+        &here.replace("group = \"group\"", "exclude = [\"group\"]"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("population.group"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

@@ -601,19 +601,23 @@ fn fair_person(r: &[f64]) -> f64 {
     -cost
 }
 
-/// The same over three groups and three classes (q = 6 rates per group).
+/// The same over m groups and three classes (q = 6 rates per group; m from
+/// the coordinates' length).
 fn fair3_person(r: &[f64]) -> f64 {
     let q = 6;
+    let m = r.len() / q;
     let a = [0.1, 0.3, 0.1, 0.2, 0.4, 0.2];
     let mut cost = 0.0;
-    for g in 0..3 {
+    for g in 0..m {
         for i in 0..q {
-            cost += 0.7 * a[i] * r[g * q + i] / 3.0;
+            cost += 0.7 * a[i] * r[g * q + i] / m as f64;
         }
     }
-    for (u, v) in [(0, 1), (0, 2), (1, 2)] {
-        for i in 0..q {
-            cost += 0.1 * (r[u * q + i] - r[v * q + i]).abs();
+    for u in 0..m {
+        for v in u + 1..m {
+            for i in 0..q {
+                cost += 0.1 * (r[u * q + i] - r[v * q + i]).abs();
+            }
         }
     }
     -cost
@@ -635,7 +639,7 @@ fn questions_per_procedure_through_the_page() {
     use metric_elicitation::driver::present;
     use metric_elicitation::driver::spec::Spec;
     use metric_elicitation::oracle::Preference;
-    let cases: [(&str, &str, Utility); 6] = [
+    let cases: [(&str, &str, Utility); 7] = [
         ("binary-lpm", "binary-lpm-ask.toml", binary_person),
         ("dlpm", "dlpm-ask.toml", dlpm_person),
         ("qpme", "qpme-ask.toml", qpme_person),
@@ -646,6 +650,11 @@ fn questions_per_procedure_through_the_page() {
             fair3_person,
         ),
         ("lpme on wine (dataset)", "lpme-dataset.toml", lpme_person),
+        (
+            "fpme on wine, red and white (dataset)",
+            "fpme-dataset-ask.toml",
+            fair3_person,
+        ),
     ];
     let mut table = String::from(
         "| procedure | spec | before: questions | before: identical-looking | page: questions shown | page: answered for the person (invisible) | page: identical-looking | check answers the metric agrees with |\n|---|---|---|---|---|---|---|---|\n",

@@ -34,7 +34,7 @@ fn no_labels() -> Error {
 fn no_groups_in(field: &str, procedure: &str) -> Error {
     Error::invalid(
         field,
-        format!("{procedure} does not use groups; the fair procedures (fpme, fair-qpme, qpme-tradeoff) take kind = \"groups\", or kind = \"dataset\" with group"),
+        format!("{procedure} does not use groups; the fair procedures (fpme, fair-qpme, qpme-tradeoff) take kind = \"groups\", a dataset with a group column, or arrays with groups"),
     )
 }
 
@@ -176,7 +176,10 @@ pub fn multiclass<T: Scalar>(
 }
 
 /// The groups of a fair procedure (001) from `spec`: `groups` (τ, and the
-/// common query sphere S_ρ) in general rates.
+/// common query sphere S_ρ) in general rates; or, from data (a `dataset`
+/// with a `group` column, or `arrays` with `groups`), τ read off the rows
+/// and S_ρ found in every group's feasible rates and certified
+/// ([`data_groups`]).
 ///
 /// # Errors
 /// [`PopulationSpec::unsupported`] for another kind; otherwise as
@@ -194,13 +197,61 @@ pub fn groups_with<T: Scalar>(
     procedure: &str,
     rates: Rates,
 ) -> Result<Groups<T>> {
-    let PopulationSpec::Groups {
-        classes,
-        tau,
-        radius,
-    } = spec
-    else {
-        return Err(spec.unsupported(procedure, "groups"));
+    let (classes, tau, radius) = match spec {
+        PopulationSpec::Groups {
+            classes,
+            tau,
+            radius,
+        } => (classes, tau, radius),
+        #[cfg(feature = "data")]
+        PopulationSpec::Dataset { group: None, .. } => return Err(Error::invalid(
+            "population.group",
+            format!(
+                "{procedure} needs the rows' groups: name the group column, group = \"<column>\""
+            ),
+        )),
+        #[cfg(feature = "data")]
+        PopulationSpec::Dataset { seed, .. } => {
+            return data_groups(&dataset::<T>(spec)?, *seed, rates, "population.group")
+        }
+        #[cfg(feature = "data")]
+        PopulationSpec::Arrays { groups: None, .. } => {
+            return Err(Error::invalid(
+                "population.groups",
+                format!("{procedure} needs the rows' groups: give one group code (0..m-1) per row"),
+            ))
+        }
+        #[cfg(feature = "data")]
+        PopulationSpec::Arrays {
+            probabilities,
+            labels,
+            confusions,
+            groups: Some(codes),
+        } => {
+            let labelled = labels
+                .as_deref()
+                .filter(|_| *confusions == Confusions::Labelled);
+            let k = crate::population::arrays::check(probabilities, labelled)?;
+            if *confusions == Confusions::Labelled && labels.is_none() {
+                return Err(no_labels());
+            }
+            let m = codes.iter().max().map_or(0, |g| g + 1);
+            let scores: Vec<f64> = probabilities.iter().flatten().copied().collect();
+            let pop = DatasetPopulation::<T>::from_rows(
+                k,
+                scores,
+                labels.as_deref(),
+                Some((codes.clone(), m)),
+                *confusions,
+            )?;
+            return data_groups(&pop, 0, rates, "population.groups");
+        }
+        other => {
+            return Err(other.unsupported(
+                procedure,
+                "groups, a dataset with a group column or arrays with groups",
+            ))
+        }
     };
     let t = tau
         .iter()
@@ -217,6 +268,62 @@ pub fn groups_with<T: Scalar>(
         .map(|r: &Num| r.to_scalar::<T>("population.radius"))
         .transpose()?;
     Groups::with_rates(*classes, t, radius, rates)
+}
+
+/// The groups of rows with group codes (001 §6.2 on one's own data):
+/// τ = P(G = g | Y = i) from the rows ([`DatasetPopulation::tau`]), and the
+/// common sphere S_ρ about o = (1/k)·1 found in every group's feasible
+/// off-diagonal rates (001 App. B.1, Alg. 3; `notes/001-fair.md` P25–P27)
+/// and certified, so that every query point is the rates of a randomized
+/// plug-in classifier in every group. For [`Rates::Diagonal`] the radius
+/// is ρ·√(k − 1): a diagonal displacement d is realised by spreading −dᵢ
+/// evenly over row i's k − 1 off-diagonal rates, a displacement of norm
+/// ‖d‖/√(k − 1). The radius is capped at 1/k (S_ρ inside [0, 1]^q);
+/// `field` names the groups in errors.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `field` for fewer than 2 groups; as
+/// [`DatasetPopulation::find_sphere`]; a sphere that fails its
+/// certificate.
+#[cfg(feature = "data")]
+pub fn data_groups<T: Scalar>(
+    pop: &DatasetPopulation<T>,
+    seed: u64,
+    rates: Rates,
+    field: &str,
+) -> Result<Groups<T>> {
+    let k = pop.classes();
+    if pop.groups() < 2 {
+        return Err(Error::invalid(
+            field,
+            format!(
+                "a fair metric compares groups: the rows have {} group",
+                pop.groups()
+            ),
+        ));
+    }
+    let found = pop.find_sphere(
+        crate::geometry::feasible::Normalization::Rates,
+        true,
+        32,
+        seed,
+    )?;
+    if !found.certificate.holds {
+        return Err(Error::invalid(
+            field,
+            format!(
+                "the common sphere found in the groups' feasible rates failed its certificate ({:?})",
+                found.certificate
+            ),
+        ));
+    }
+    let rho = found.radius.clone();
+    let rho = match rates {
+        Rates::General => rho,
+        Rates::Diagonal => rho * T::int(k as i64 - 1).sqrt(),
+    };
+    let radius = rho.min(T::ratio(1, k as i64));
+    Groups::with_rates(k, pop.tau(), Some(radius), rates)
 }
 
 /// The query sphere of a `sphere` population (QPME and the cubic
@@ -410,4 +517,136 @@ pub fn dataset_settings(
         RegularizationForm::MeanLoss => crate::fit::Regularization::MeanLoss(lambda),
     };
     Ok((settings, path.clone(), *confusions))
+}
+
+#[cfg(all(test, feature = "data"))]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// n rows of k = 3 probabilities, labels drawn from them and two
+    /// groups (group 1 leans to class 1), from a seeded generator.
+    fn rows(n: usize, seed: u64) -> (Vec<Vec<f64>>, Vec<usize>, Vec<usize>) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let (mut p, mut y, mut g) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..n {
+            let group = usize::from(rng.random::<f64>() < 0.4);
+            let mut row: Vec<f64> = (0..3).map(|_| rng.random::<f64>() + 0.05).collect();
+            row[0] += 0.5 * group as f64;
+            let total: f64 = row.iter().sum();
+            row.iter_mut().for_each(|v| *v /= total);
+            let u: f64 = rng.random();
+            let label = if u < row[0] {
+                0
+            } else if u < row[0] + row[1] {
+                1
+            } else {
+                2
+            };
+            p.push(row);
+            y.push(label);
+            g.push(group);
+        }
+        (p, y, g)
+    }
+
+    fn spec(p: &[Vec<f64>], y: &[usize], g: Option<&[usize]>) -> PopulationSpec {
+        PopulationSpec::Arrays {
+            probabilities: p.to_vec(),
+            labels: Some(y.to_vec()),
+            confusions: Confusions::Labelled,
+            groups: g.map(<[usize]>::to_vec),
+        }
+    }
+
+    #[test]
+    fn groups_of_rows_read_tau_off_the_labels_and_find_a_certified_sphere() {
+        let (p, y, g) = rows(600, 3);
+        let groups = groups::<f64>(&spec(&p, &y, Some(&g)), "fpme").unwrap();
+        // τ by counting: t^g_i = #(G = g, Y = i) / #(Y = i).
+        for c in 0..3 {
+            let of_class = y.iter().filter(|&&l| l == c).count() as f64;
+            for grp in 0..2 {
+                let both = y
+                    .iter()
+                    .zip(&g)
+                    .filter(|(l, h)| **l == c && **h == grp)
+                    .count();
+                approx::assert_relative_eq!(
+                    groups.t(grp)[c],
+                    both as f64 / of_class,
+                    epsilon = 1e-12
+                );
+            }
+        }
+        // The radius is the sphere found in both groups' feasible rates.
+        let pop = DatasetPopulation::<f64>::from_rows(
+            3,
+            p.iter().flatten().copied().collect(),
+            Some(&y),
+            Some((g.clone(), 2)),
+            Confusions::Labelled,
+        )
+        .unwrap();
+        let found = pop
+            .find_sphere(crate::geometry::feasible::Normalization::Rates, true, 32, 0)
+            .unwrap();
+        assert!(found.certificate.holds);
+        assert!(found.radius > 0.0);
+        assert_eq!(*groups.radius(), found.radius.min(1.0 / 3.0));
+        // In diagonal rates, every point of the larger sphere ρ·√(k − 1) is
+        // realised in every group: its diagonal displacement d spread as
+        // −dᵢ/(k − 1) over row i's off-diagonal rates.
+        let diagonal =
+            groups_with::<f64>(&spec(&p, &y, Some(&g)), "fair-qpme", Rates::Diagonal).unwrap();
+        let rho = *diagonal.radius();
+        approx::assert_relative_eq!(rho, (found.radius * 2f64.sqrt()).min(1.0 / 3.0));
+        let set = pop
+            .feasible(crate::geometry::feasible::Normalization::Rates, true)
+            .unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        for _ in 0..20 {
+            let d: Vec<f64> = (0..3).map(|_| rng.random::<f64>() - 0.5).collect();
+            let norm = d.iter().map(|v| v * v).sum::<f64>().sqrt();
+            let d: Vec<f64> = d.iter().map(|v| v / norm * rho).collect();
+            let off = DVector::from_iterator(
+                6,
+                (0..6).map(|idx| {
+                    let (i, _) = crate::population::offdiag_pair(3, idx);
+                    1.0 / 3.0 - d[i] / 2.0
+                }),
+            );
+            for grp in 0..2 {
+                let r = found.realise(grp, &off).unwrap();
+                let rates = set.mixture_rates(grp, &r.mixture).unwrap()
+                    + DVector::from_element(6, r.uniform / 3.0);
+                assert!(r.uniform >= -1e-12);
+                approx::assert_relative_eq!(rates, off, epsilon = 1e-9);
+            }
+        }
+    }
+
+    #[test]
+    fn fair_procedures_on_rows_name_the_missing_or_single_group() {
+        let (p, y, g) = rows(200, 4);
+        let Err(Error::InvalidArgument { name, .. }) = groups::<f64>(&spec(&p, &y, None), "fpme")
+        else {
+            panic!("rows without groups accepted")
+        };
+        assert_eq!(name, "population.groups");
+        let one = vec![0; g.len()];
+        let Err(Error::InvalidArgument { name, reason }) =
+            groups::<f64>(&spec(&p, &y, Some(&one)), "fpme")
+        else {
+            panic!("one group accepted")
+        };
+        assert_eq!(name, "population.groups", "{reason}");
+        // A procedure without groups still refuses them.
+        let Err(Error::InvalidArgument { name, .. }) =
+            multiclass::<f64>(&spec(&p, &y, Some(&g)), "dlpm")
+        else {
+            panic!("groups accepted by dlpm")
+        };
+        assert_eq!(name, "population.groups");
+    }
 }

@@ -133,7 +133,7 @@ impl<T: Scalar> FeasibleSet<T> {
             if rows.is_empty() {
                 return Err(Error::invalid(
                     "population.group",
-                    format!("group {g} has no rows"),
+                    format!("group {} has no rows", g + 1),
                 ));
             }
             let pick = |v: &[f64]| -> Vec<f64> {
@@ -158,7 +158,7 @@ impl<T: Scalar> FeasibleSet<T> {
             if let Some(i) = divisor_t.iter().position(|d| *d <= T::int(0)) {
                 return Err(Error::invalid(
                     "population",
-                    format!("class {i} has no rows in group {g}"),
+                    format!("class {} has no rows in group {}", i + 1, g + 1),
                 ));
             }
             out.push(GroupRows {

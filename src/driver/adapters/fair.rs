@@ -73,6 +73,23 @@ impl Family for FpmeFamily {
     const RANK: Rankability = Rankability::Reads(rank_fpme);
 }
 
+/// The groups' τ (t^g_i = P(G = g | Y = i), one row per group) and the
+/// query sphere's radius ρ, in a fair procedure's result (read off the
+/// rows when the population is data).
+pub(crate) fn group_details<T: Scalar>(
+    groups: &crate::geometry::groups::Groups<T>,
+    details: &mut Map<String, Value>,
+) {
+    let f = |x: &T| x.to_f64_lossy();
+    details.insert("sphere_radius".into(), json!(f(groups.radius())));
+    details.insert(
+        "tau".into(),
+        json!((0..groups.groups())
+            .map(|g| groups.t(g).iter().map(f).collect::<Vec<_>>())
+            .collect::<Vec<_>>()),
+    );
+}
+
 fn pct<T: Scalar>(v: &T) -> String {
     format!("{:>5.1}", 100.0 * v.to_f64_lossy())
 }
@@ -186,6 +203,7 @@ impl<T: Scalar> Adapter<T> for FpmeAdapter<T> {
             }),
         });
         let mut details = Map::new();
+        group_details(self.0.groups(), &mut details);
         details.insert(
             "queries_per_part".into(),
             json!({

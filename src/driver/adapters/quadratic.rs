@@ -699,6 +699,7 @@ impl<T: Scalar> Adapter<T> for FairQpmeAdapter<T> {
         let groups = self.0.groups();
         let mut details = Map::new();
         details.insert("queries".into(), est.queries.into());
+        crate::driver::adapters::fair::group_details(groups, &mut details);
         details.insert("nu".into(), f(&est.nu).into());
         details.insert(
             "lowest_eigenvalues".into(),
@@ -943,6 +944,7 @@ impl<T: Scalar> Adapter<T> for QpmeTradeoffAdapter<T> {
         let truth = truth.map(|t| &t.metric);
         let mut details = Map::new();
         details.insert("queries".into(), est.queries.into());
+        crate::driver::adapters::fair::group_details(self.0.groups(), &mut details);
         details.insert(
             "interval".into(),
             json!([f(&est.interval.0), f(&est.interval.1)]),
