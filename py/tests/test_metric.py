@@ -254,3 +254,49 @@ def test_lpme_on_arrays_finds_and_certifies_its_sphere(confusions):
                 "oracle": {"kind": "simulated", "metric": [0.1, 0.3, 0.2, 0.15, 0.15, 0.1]}})
     assert r.sphere_radius > 0.01
     assert r.determined and r.error < 0.02
+
+
+def wine(root):
+    """The shipped wine-quality rows: features, quality binned to three
+    classes (<= 5, 6, >= 7) and the colour (0 red, 1 white) as the group."""
+    with gzip.open(root / "lab" / "data" / "wine_quality_multiclass.csv.gz", "rt") as f:
+        data = np.loadtxt(f, delimiter=",", skiprows=1)
+    quality = data[:, -2]
+    return data[:, :-2], (quality >= 3).astype(int) + (quality >= 4).astype(int), data[:, -1].astype(int)
+
+
+def test_a_fair_metric_is_elicited_on_ones_own_predictions_with_groups(root):
+    """FPME on a population from a scikit-learn model's probabilities and
+    the rows' groups: τ is the rows' P(G = g | Y = i), the sphere is found
+    in both groups' feasible rates, the simulated fair metric is recovered
+    within ε, and the elicited metric scores with the groups."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y, g = wine(root)
+    rng = np.random.default_rng(0)
+    held = rng.random(len(y)) < 0.5
+    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=500)).fit(X[~held], y[~held])
+    pop = population.from_estimator(model, X[held], y[held], groups=g[held])
+    truth = {
+        "a": [0.169030850946, 0.507092552837, 0.169030850946, 0.338061701891, 0.676123403783, 0.338061701891],
+        "b": [[0.485071250072, 0.242535625036, 0.242535625036, 0.242535625036, 0.727606875108, 0.242535625036]],
+        "lambda": 0.3,
+    }
+    r = me.run({"procedure": "fpme", "epsilon": 0.01, "population": pop,
+                "oracle": {"kind": "simulated", "metric": truth}})
+    assert r.determined and r.error <= 0.01
+    for grp in range(2):
+        for i in range(3):
+            expected = np.mean(g[held][y[held] == i] == grp)
+            assert r.tau[grp][i] == pytest.approx(expected, abs=1e-12)
+    assert 0 < r.sphere_radius <= 1 / 3
+    pred = model.predict(X[held])
+    assert np.isfinite(r.metric.score(y[held], pred, groups=g[held]))
+    # Without the groups the fair procedure is refused, naming them.
+    del pop["groups"]
+    with pytest.raises(me.SpecError) as e:
+        me.run({"procedure": "fpme", "epsilon": 0.01, "population": pop,
+                "oracle": {"kind": "simulated", "metric": truth}})
+    assert e.value.field == "population.groups"

@@ -54,9 +54,12 @@ def from_proba(
 
     ``proba`` is n×k (``predict_proba`` output; the columns in class order
     0..k−1) or, for a binary task, n scores P(Y = 1 | x); ``y`` the n labels
-    (0..k−1); ``groups`` optional group codes (0..m−1; no procedure on this
-    population uses groups yet, and a spec with them is refused naming
-    ``population.groups``). numpy arrays, lists or pandas Series.
+    (0..k−1); ``groups`` optional group codes (0..m−1), which the fair
+    procedures (``fpme``, ``fair-qpme``, ``qpme-tradeoff``) need and every
+    other procedure refuses naming ``population.groups``: τ = P(G = g | Y = i)
+    is read off the rows and the common query sphere is found in every
+    group's feasible rates and certified. numpy arrays, lists or pandas
+    Series.
     ``confusions="expected"`` evaluates classifiers in expectation under
     ``proba`` (no labels needed) instead of counting the labels.
 
