@@ -4,9 +4,11 @@
 
 Prints, each the median of interleaved repeats on this machine:
 1. a Python callable oracle's cost per comparison above the callable itself:
-   the same DLPM (k = 5, ε = 10⁻⁴) run with a simulated oracle and with a
-   callable answering from the same metric (the same answers, checked),
-   minus the callable's own time on the same questions, per question;
+   the same spec (DLPM k = 5 on the softmax population, and LPME q = 6 on
+   a sphere, ε = 10⁻⁴) run with a simulated oracle and with a callable
+   answering from the same metric (the same answers, checked), minus the
+   callable's own time on the same questions, per question: the median and
+   quartiles of paired repeats;
 2. a spec run through Python against ``elicit run`` of the same spec: the
    command's wall time minus its start-up (``elicit run`` of a spec refused
    at once), beside ``me.run``'s;
@@ -49,6 +51,51 @@ def answer_from(metric):
     return oracle
 
 
+LPME = {
+    "procedure": "lpme",
+    "epsilon": 0.0001,
+    "population": {"kind": "sphere", "center": [0.5] * 6, "radius": 0.1},
+}
+LPME_METRIC = [0.3, 0.1, 0.25, 0.05, 0.2, 0.1]
+CASES = [
+    ("DLPM k = 5 (softmax population)", DLPM, METRIC),
+    ("LPME q = 6 (a sphere: the procedure's own work is small)", LPME, LPME_METRIC),
+]
+
+
+def quartiles(xs):
+    q = statistics.quantiles(xs, n=4)
+    return q[0], statistics.median(xs), q[2]
+
+
+def callable_overhead(name, template, metric, repeat):
+    """Per comparison: (callable run) − (simulated run) − (the callable's
+    own time on the same questions), each repeat a paired, interleaved
+    triple; the median and quartiles of the repeats."""
+    simulated = dict(template, oracle={"kind": "simulated", "metric": metric})
+    person = dict(template, oracle={"kind": "person"})
+    oracle = answer_from(metric)
+    questions = []
+    r_person = me.run(person, oracle=lambda q: (questions.append(q), oracle(q))[1])
+    r_sim = me.run(simulated)
+    assert r_person.elicited == r_sim.elicited and r_person.queries == r_sim.queries == len(questions)
+    n = len(questions)
+    sim_t, person_t, own_t, over = [], [], [], []
+    for _ in range(repeat):  # interleaved, paired
+        s = timed(lambda: me.run(simulated))[0]
+        p = timed(lambda: me.run(person, oracle=oracle))[0]
+        o = timed(lambda: [oracle(q) for q in questions])[0]
+        sim_t.append(s)
+        person_t.append(p)
+        own_t.append(o)
+        over.append((p - s - o) / n)
+    s, p, o = (statistics.median(x) for x in (sim_t, person_t, own_t))
+    lo, mid, hi = quartiles(over)
+    print(f"1. callable oracle, {name}, {n} comparisons per run, {repeat} paired repeats:")
+    print(f"   simulated oracle {s * 1e3:.3f} ms; callable oracle {p * 1e3:.3f} ms; the callable itself {o * 1e3:.3f} ms (medians)")
+    print(f"   overhead per comparison above the callable: median {mid * 1e6:.2f} µs (quartiles {lo * 1e6:.2f} to {hi * 1e6:.2f})")
+
+
 def timed(f):
     t = time.perf_counter()
     out = f()
@@ -58,27 +105,11 @@ def timed(f):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--elicit", default=str(ROOT / "target" / "release" / "elicit"))
-    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--repeat", type=int, default=51)
     args = ap.parse_args()
 
-    simulated = dict(DLPM, oracle={"kind": "simulated", "metric": METRIC})
-    person = dict(DLPM, oracle={"kind": "person"})
-    oracle = answer_from(METRIC)
-    questions = []
-    r_person = me.run(person, oracle=lambda q: (questions.append(q), oracle(q))[1])
-    r_sim = me.run(simulated)
-    assert r_person.elicited == r_sim.elicited and r_person.queries == r_sim.queries == len(questions)
-    n = len(questions)
-
-    sim_t, person_t, own_t = [], [], []
-    for _ in range(args.repeat):  # interleaved
-        sim_t.append(timed(lambda: me.run(simulated))[0])
-        person_t.append(timed(lambda: me.run(person, oracle=oracle))[0])
-        own_t.append(timed(lambda: [oracle(q) for q in questions])[0])
-    s, p, o = (statistics.median(x) for x in (sim_t, person_t, own_t))
-    print(f"1. callable oracle, DLPM k = 5, {n} comparisons per run, median of {args.repeat}:")
-    print(f"   simulated oracle {s * 1e3:.2f} ms; callable oracle {p * 1e3:.2f} ms; the callable itself {o * 1e3:.2f} ms")
-    print(f"   overhead per comparison above the callable: {(p - s - o) / n * 1e6:.2f} µs")
+    for name, template, metric in CASES:
+        callable_overhead(name, template, metric, args.repeat)
 
     if os.path.exists(args.elicit):
         with tempfile.TemporaryDirectory() as d:

@@ -11,7 +11,7 @@
 
 use metric_elicitation::driver::interview::{Interview, Options};
 use metric_elicitation::driver::rank::{self, Metric, PoolStatistics, Statistic};
-use metric_elicitation::driver::session::{Finished, Mode, Person, Question, Step};
+use metric_elicitation::driver::session::{Comparison, Finished, Mode, Person, Question, Step};
 use metric_elicitation::driver::spec::Spec;
 use metric_elicitation::error::Error;
 use metric_elicitation::metric::binary::Lpm;
@@ -24,7 +24,7 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// Converts a library error into the package's exception: `SpecError`
 /// (a `ValueError`) for a spec, setting or argument, `TranscriptError` for
@@ -96,76 +96,173 @@ fn procedures() -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// A question as the Python layer receives it: the core's question, read
-/// lazily (a callable that looks only at the two classifiers pays for
-/// nothing else).
-#[pyclass(module = "metric_elicitation._native", frozen)]
+/// One comparison: classifier A (``a``) against classifier B (``b``).
+///
+/// ``a`` and ``b`` are the two classifiers' coordinates as the procedure
+/// asks them (rates or confusions, numpy arrays; ``a_exact``/``b_exact``
+/// the lossless decimals), ``view`` how each is shown (title and rows, and
+/// the task's panels when the spec names its classes), ``number`` the
+/// question's number, ``expected`` about how many questions the
+/// elicitation takes, ``asked`` the person's count, ``check`` whether it is
+/// a check question asked after the elicitation, ``progress`` "question n
+/// of about m". Answer ``"a"``, ``"b"`` or ``"tie"``.
+///
+/// Built by the driver for a callable oracle with only the coordinates at
+/// hand: the view and the lossless decimals are made the first time they
+/// are read.
+#[pyclass(module = "metric_elicitation", name = "Question", frozen)]
 struct NativeQuestion {
-    question: Question,
+    number: usize,
+    expected: Option<usize>,
+    asked: usize,
+    check: bool,
+    swapped: bool,
+    first: Vec<f64>,
+    second: Vec<f64>,
+    /// The comparison the full question is built from on request (None
+    /// when it was built up front: a session's question).
+    comparison: Option<Comparison>,
+    full: OnceLock<Question>,
+    view: OnceLock<Py<PyAny>>,
+}
+
+impl NativeQuestion {
+    /// A session's question (everything at hand).
+    fn built(question: Question) -> Self {
+        NativeQuestion {
+            number: question.number,
+            expected: question.expected,
+            asked: question.asked,
+            check: question.check,
+            swapped: question.swapped,
+            first: coordinates(&question.first_point),
+            second: coordinates(&question.second_point),
+            comparison: None,
+            full: OnceLock::from(question),
+            view: OnceLock::new(),
+        }
+    }
+
+    /// A callable oracle's question: the coordinates now, the rest on
+    /// request.
+    fn lazy(mut comparison: Comparison) -> Self {
+        NativeQuestion {
+            number: comparison.number,
+            expected: comparison.expected,
+            asked: comparison.number,
+            check: false,
+            swapped: false,
+            first: std::mem::take(&mut comparison.first),
+            second: std::mem::take(&mut comparison.second),
+            comparison: Some(comparison),
+            full: OnceLock::new(),
+            view: OnceLock::new(),
+        }
+    }
+
+    fn full(&self) -> &Question {
+        self.full.get_or_init(|| {
+            self.comparison
+                .as_ref()
+                .map(Comparison::question)
+                .expect("a question is built up front or from its comparison")
+        })
+    }
 }
 
 #[pymethods]
 impl NativeQuestion {
-    /// 1-based number of the question.
+    /// The question's number (1-based).
     #[getter]
     fn number(&self) -> usize {
-        self.question.number
+        self.number
     }
 
     /// About how many questions the elicitation takes.
     #[getter]
     fn expected(&self) -> Option<usize> {
-        self.question.expected
+        self.expected
     }
 
-    /// Questions shown so far, this one included.
+    /// Questions shown to the person so far, this one included.
     #[getter]
     fn asked(&self) -> usize {
-        self.question.asked
+        self.asked
     }
 
-    /// Whether it is a check question (after the elicitation).
+    /// Whether it is a check question, asked after the elicitation.
     #[getter]
     fn check(&self) -> bool {
-        self.question.check
+        self.check
     }
 
     /// Whether B is shown on the left.
     #[getter]
     fn swapped(&self) -> bool {
-        self.question.swapped
+        self.swapped
     }
 
-    /// A's coordinates (the nearest doubles).
+    /// Classifier A's coordinates (rates or confusions) as the procedure
+    /// asks them (a new array on each read).
+    #[getter]
     fn a<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_vec(py, coordinates(&self.question.first_point))
+        PyArray1::from_slice(py, &self.first)
     }
 
-    /// B's coordinates.
+    /// Classifier B's coordinates.
+    #[getter]
     fn b<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_vec(py, coordinates(&self.question.second_point))
+        PyArray1::from_slice(py, &self.second)
     }
 
-    /// A's coordinates, lossless decimals.
+    /// A's coordinates as lossless decimals.
+    #[getter]
     fn a_exact(&self) -> Vec<String> {
-        self.question.first_point.clone()
+        self.full().first_point.clone()
     }
 
-    /// B's coordinates, lossless decimals.
+    /// B's coordinates as lossless decimals.
+    #[getter]
     fn b_exact(&self) -> Vec<String> {
-        self.question.second_point.clone()
+        self.full().second_point.clone()
     }
 
-    /// How both are shown, as JSON.
-    fn view(&self) -> String {
-        let q = &self.question;
-        json!({
+    /// How each classifier is shown: ``{"a": {"title", "rows"}, "b": …,
+    /// "a_panel", "b_panel"}`` (panels in the task's words, when named).
+    #[getter]
+    fn view(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        if let Some(v) = self.view.get() {
+            return Ok(v.clone_ref(py));
+        }
+        let q = self.full();
+        let text = json!({
             "a": {"title": q.first.title, "rows": q.first.rows},
             "b": {"title": q.second.title, "rows": q.second.rows},
             "a_panel": q.first_panel,
             "b_panel": q.second_panel,
         })
-        .to_string()
+        .to_string();
+        let parsed = py.import("json")?.call_method1("loads", (text,))?.unbind();
+        Ok(self.view.get_or_init(|| parsed).clone_ref(py))
+    }
+
+    /// ``question n of about m`` (the person's count).
+    #[getter]
+    fn progress(&self) -> String {
+        match self.expected {
+            Some(e) if e > 0 => format!("question {} of about {}", self.asked, e.max(self.asked)),
+            _ => format!("question {}", self.asked),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Question {}{}: a={:?} b={:?}>",
+            self.number,
+            if self.check { " (check)" } else { "" },
+            self.first,
+            self.second
+        )
     }
 }
 
@@ -179,6 +276,12 @@ fn coordinates(exact: &[String]) -> Vec<f64> {
 
 /// Reads an answer: "a", "b" or "tie" (also "first"/"second", "=").
 fn preference(answer: &str) -> Option<Preference> {
+    match answer {
+        "a" => return Some(Preference::First),
+        "b" => return Some(Preference::Second),
+        "tie" => return Some(Preference::Indifferent),
+        _ => {}
+    }
     match answer.trim().to_ascii_lowercase().as_str() {
         "a" | "first" => Some(Preference::First),
         "b" | "second" => Some(Preference::Second),
@@ -200,29 +303,23 @@ struct Callable {
 impl Person for Callable {
     fn ask(
         &mut self,
-        question: &Question,
+        comparison: Comparison,
     ) -> metric_elicitation::error::Result<Option<Preference>> {
         Python::attach(|py| {
-            let answer = Bound::new(
-                py,
-                NativeQuestion {
-                    question: question.clone(),
-                },
-            )
-            .and_then(|q| self.callable.bind(py).call1((q,)))
-            .and_then(|v| {
-                let text: String = v.extract().map_err(|_| {
-                    pyo3::exceptions::PyValueError::new_err(format!(
-                        "the oracle returned {}; expected \"a\", \"b\" or \"tie\"",
-                        v.repr().map(|r| r.to_string()).unwrap_or_default()
-                    ))
-                })?;
-                preference(&text).ok_or_else(|| {
-                    pyo3::exceptions::PyValueError::new_err(format!(
-                        "the oracle returned {text:?}; expected \"a\", \"b\" or \"tie\""
-                    ))
-                })
-            });
+            let answer = Bound::new(py, NativeQuestion::lazy(comparison))
+                .and_then(|q| self.callable.bind(py).call1((q,)))
+                .and_then(|v| {
+                    let p = v
+                        .cast::<pyo3::types::PyString>()
+                        .ok()
+                        .and_then(|t| t.to_cow().ok().and_then(|text| preference(&text)));
+                    p.ok_or_else(|| {
+                        pyo3::exceptions::PyValueError::new_err(format!(
+                            "the oracle returned {}; expected \"a\", \"b\" or \"tie\"",
+                            v.repr().map(|r| r.to_string()).unwrap_or_default()
+                        ))
+                    })
+                });
             match answer {
                 Ok(p) => Ok(Some(p)),
                 Err(e) => {
@@ -418,7 +515,7 @@ impl NativeSession {
             .detach(|| locked(&self.interview).next())
             .map_err(|e| to_py(py, &e))?;
         match step {
-            Step::Question(question) => Ok(Some(Bound::new(py, NativeQuestion { question })?)),
+            Step::Question(question) => Ok(Some(Bound::new(py, NativeQuestion::built(question))?)),
             Step::Done(_) => Ok(None),
         }
     }

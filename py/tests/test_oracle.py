@@ -82,10 +82,17 @@ def test_questions_carry_arrays_views_and_progress():
 
     me.run(dict(BINARY, oracle={"kind": "person"}), oracle=oracle)
     q = seen[0]
+    # Kept after the run: its view and lossless decimals are built on
+    # request from the run's procedure, which the question keeps alive.
+    assert isinstance(q, me.Question)
     assert isinstance(q.a, np.ndarray) and q.a.shape == (2,)
     assert [float(x) for x in q.a_exact] == list(q.a)
     assert q.view["a"]["rows"] and q.number == 1
     assert q.progress.startswith("question 1")
+    # Read during the call, the same view.
+    during = []
+    me.run(dict(BINARY, oracle={"kind": "person"}), oracle=lambda q: (during.append(q.view), "a")[1])
+    assert during[0] == q.view and len(during) == len(seen)
 
 
 def test_an_exception_in_the_callable_propagates_and_keeps_the_transcript(tmp_path):

@@ -80,7 +80,7 @@ pub type Estimate<T, A> = <<A as Adapter<T>>::Algorithm as Elicitation<T>>::Esti
 /// A procedure's adapter at precision `T`: its algorithm with what the
 /// driver needs to build it from a spec and to present it. See the module
 /// docs.
-pub trait Adapter<T: Scalar>: Sized + Send + 'static {
+pub trait Adapter<T: Scalar>: Sized + Send + Sync + 'static {
     /// The spec's own top-level fields. Deserialize with
     /// `#[serde(deny_unknown_fields)]`, every field optional (its default
     /// is set in [`Adapter::new`]).

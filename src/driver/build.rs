@@ -204,12 +204,14 @@ pub fn groups_with<T: Scalar>(
             radius,
         } => (classes, tau, radius),
         #[cfg(feature = "data")]
-        PopulationSpec::Dataset { group: None, .. } => return Err(Error::invalid(
-            "population.group",
-            format!(
+        PopulationSpec::Dataset { group: None, .. } => {
+            return Err(Error::invalid(
+                "population.group",
+                format!(
                 "{procedure} needs the rows' groups: name the group column, group = \"<column>\""
             ),
-        )),
+            ))
+        }
         #[cfg(feature = "data")]
         PopulationSpec::Dataset { seed, .. } => {
             return data_groups(&dataset::<T>(spec)?, *seed, rates, "population.group")

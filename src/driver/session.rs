@@ -42,14 +42,14 @@ use std::path::{Path, PathBuf};
 /// The version written in transcript headers.
 pub const TRANSCRIPT_VERSION: u64 = 2;
 
-/// The person answering in `ask` (a terminal, a test script).
+/// Who answers for the person in [`Mode::Ask`]: a program (the Python
+/// package's callable oracle, a test script, a widget).
 pub trait Person {
-    /// Shows `question` and returns the answer, or `None` when the person
-    /// stops (quits or the input ends).
+    /// Answers `comparison`, or `None` when the person stops.
     ///
     /// # Errors
-    /// An I/O failure of the terminal.
-    fn ask(&mut self, question: &Question) -> Result<Option<Preference>>;
+    /// The answerer's own failure (an I/O error of a terminal).
+    fn ask(&mut self, comparison: Comparison) -> Result<Option<Preference>>;
 
     /// Shows a one-line notice (resuming, a dropped half-written line).
     fn notice(&mut self, message: &str);
@@ -124,9 +124,48 @@ fn run_mpfr<F: Family>(_: &Spec, _: Mode<'_>, bits: u32) -> Result<Finished> {
     ))
 }
 
+/// A comparison put to a [`Person`]: the two points' coordinates as the
+/// nearest doubles, at hand, and the [`Question`] as a person sees it (both
+/// views, the lossless coordinates) built only when
+/// [`Comparison::question`] is called, so that a program reading only the
+/// coordinates pays for none of it. It owns what it needs (the adapter is
+/// shared), so it may be kept after the answer.
+#[derive(Clone)]
+pub struct Comparison {
+    /// 1-based number of the comparison.
+    pub number: usize,
+    /// About how many comparisons the elicitation takes.
+    pub expected: Option<usize>,
+    /// Classifier A's coordinates (the algorithm's first point), the
+    /// nearest doubles ([`QueryPoint::values`]; exact in an `f64` run).
+    pub first: Vec<f64>,
+    /// Classifier B's coordinates.
+    pub second: Vec<f64>,
+    full: std::sync::Arc<dyn Fn() -> Question + Send + Sync>,
+}
+
+impl Comparison {
+    /// The question as a person sees it: both classifiers' views and their
+    /// lossless coordinates (built on each call).
+    pub fn question(&self) -> Question {
+        (self.full)()
+    }
+}
+
+impl std::fmt::Debug for Comparison {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Comparison")
+            .field("number", &self.number)
+            .field("expected", &self.expected)
+            .field("first", &self.first)
+            .field("second", &self.second)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The person as an oracle over a procedure's points.
 struct PersonOracle<'a, 'p, T: Scalar, P: Adapter<T>> {
-    procedure: &'a P,
+    procedure: &'a std::sync::Arc<P>,
     person: &'a mut (dyn Person + 'p),
     number: usize,
     expected: Option<usize>,
@@ -136,20 +175,28 @@ struct PersonOracle<'a, 'p, T: Scalar, P: Adapter<T>> {
 impl<T: Scalar, P: Adapter<T>> Oracle<Point<T, P>> for PersonOracle<'_, '_, T, P> {
     fn compare(&mut self, x: &Point<T, P>, y: &Point<T, P>) -> Result<Answer> {
         self.number += 1;
-        let question = Question {
-            number: self.number,
-            expected: self.expected,
-            first: self.procedure.view(x),
-            second: self.procedure.view(y),
-            first_point: x.coords(),
-            second_point: y.coords(),
-            first_panel: None,
-            second_panel: None,
-            swapped: false,
-            check: false,
-            asked: self.number,
+        let (number, expected) = (self.number, self.expected);
+        let (procedure, a, b) = (std::sync::Arc::clone(self.procedure), x.clone(), y.clone());
+        let comparison = Comparison {
+            number,
+            expected,
+            first: x.values(),
+            second: y.values(),
+            full: std::sync::Arc::new(move || Question {
+                number,
+                expected,
+                first: procedure.view(&a),
+                second: procedure.view(&b),
+                first_point: a.coords(),
+                second_point: b.coords(),
+                first_panel: None,
+                second_panel: None,
+                swapped: false,
+                check: false,
+                asked: number,
+            }),
         };
-        match self.person.ask(&question)? {
+        match self.person.ask(comparison)? {
             Some(preference) => Ok(Answer::plain(preference)),
             None => Err(Error::OracleStopped {
                 reason: "the person stopped".into(),
@@ -458,8 +505,9 @@ pub fn hex_bytes(script: &str) -> Result<Vec<u8>> {
 /// the estimate. Built once ([`prepare`]), run by [`run_at`] or, one
 /// answer at a time, by [`crate::driver::interview`].
 pub(crate) struct Prepared<T: Scalar, P: Adapter<T>> {
-    /// The adapter (with its algorithm).
-    pub(crate) procedure: P,
+    /// The adapter (with its algorithm), shared with the comparisons put
+    /// to a [`Person`].
+    pub(crate) procedure: std::sync::Arc<P>,
     /// The simulated oracle's metric.
     pub(crate) truth: Option<P::Truth>,
     /// The strategy the searches run.
@@ -516,7 +564,8 @@ pub(crate) fn prepare<T: Scalar, P: Adapter<T>>(spec: &Spec, run: bool) -> Resul
         ));
     }
     let fields: P::Fields = spec.settings()?;
-    let procedure = P::new(fields, Search { eps, strategy }, &spec.population)?;
+    let procedure =
+        std::sync::Arc::new(P::new(fields, Search { eps, strategy }, &spec.population)?);
     let truth = match &spec.oracle {
         OracleSpec::Simulated { metric, .. } => Some(procedure.truth(metric)?),
         _ => None,
@@ -587,7 +636,7 @@ where
                     let noisy = Noisy::new(
                         move |p: &Point<T, P>| truth.value(p),
                         eps_omega,
-                        adversary(spec, procedure, truth)?,
+                        adversary(spec, procedure.as_ref(), truth)?,
                     )?;
                     match mistake_rate {
                         // A person who errs: strict answers flipped with
@@ -951,7 +1000,7 @@ where
             None
         };
         let mut oracle = Answers {
-            procedure: &self.procedure,
+            procedure: self.procedure.as_ref(),
             _t: std::marker::PhantomData,
             answers,
             next: 0,
@@ -1120,7 +1169,7 @@ where
     if asked.len() < 2 {
         return plan;
     }
-    let procedure = &prepared.procedure;
+    let procedure = prepared.procedure.as_ref();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(spec_seed(spec) ^ 0x5eed_c4ec);
     let pick = |rng: &mut rand_chacha::ChaCha8Rng| {
         let (x, y) = &asked[rng.random_range(0..asked.len())];

@@ -71,7 +71,7 @@ impl<T: Scalar> Search<T> {
 /// A typed elicitation algorithm at precision `T`. See the module docs.
 pub trait Elicitation<T: Scalar> {
     /// What the oracle compares.
-    type Point: QueryPoint + PartialEq + Clone + 'static;
+    type Point: QueryPoint + PartialEq + Clone + Send + Sync + 'static;
     /// The estimate.
     type Estimate;
 

@@ -239,6 +239,10 @@ impl<T: Scalar> QueryPoint for GroupRates<T> {
     fn coords(&self) -> Vec<String> {
         self.data.coords()
     }
+
+    fn values(&self) -> Vec<f64> {
+        self.data.values()
+    }
 }
 
 /// The groups of a fair metric: t^g_i = P(G = g | Y = i), the vectors τ^g,

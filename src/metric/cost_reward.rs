@@ -188,6 +188,14 @@ impl<T: Scalar> QueryPoint for Statistics<T> {
             .map(crate::scalar::Backend::encode)
             .collect()
     }
+
+    fn values(&self) -> Vec<f64> {
+        self.d
+            .iter()
+            .chain(self.attributes.iter())
+            .map(crate::scalar::Backend::to_f64_lossy)
+            .collect()
+    }
 }
 
 /// A cost and reward infused DLPM: ψ = ⟨aᵈ, d⟩ + Σⱼ wⱼ·sⱼ over the

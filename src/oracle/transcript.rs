@@ -13,11 +13,19 @@ use std::io::Write;
 pub trait QueryPoint {
     /// The coordinates, each as text that decodes to exactly the same value.
     fn coords(&self) -> Vec<String>;
+
+    /// The same coordinates as the nearest doubles (exact for `f64`), for a
+    /// program answering questions; never used inside an algorithm.
+    fn values(&self) -> Vec<f64>;
 }
 
 impl QueryPoint for f64 {
     fn coords(&self) -> Vec<String> {
         vec![self.encode()]
+    }
+
+    fn values(&self) -> Vec<f64> {
+        vec![*self]
     }
 }
 
@@ -26,17 +34,29 @@ impl<const P: u32> QueryPoint for crate::scalar::Mpfr<P> {
     fn coords(&self) -> Vec<String> {
         vec![self.encode()]
     }
+
+    fn values(&self) -> Vec<f64> {
+        vec![self.to_f64_lossy()]
+    }
 }
 
 impl<T: Scalar> QueryPoint for [T] {
     fn coords(&self) -> Vec<String> {
         self.iter().map(Backend::encode).collect()
     }
+
+    fn values(&self) -> Vec<f64> {
+        self.iter().map(Backend::to_f64_lossy).collect()
+    }
 }
 
 impl<T: Scalar> QueryPoint for Vec<T> {
     fn coords(&self) -> Vec<String> {
         self.as_slice().coords()
+    }
+
+    fn values(&self) -> Vec<f64> {
+        self.as_slice().values()
     }
 }
 
@@ -49,6 +69,10 @@ where
 {
     fn coords(&self) -> Vec<String> {
         self.iter().map(Backend::encode).collect()
+    }
+
+    fn values(&self) -> Vec<f64> {
+        self.iter().map(Backend::to_f64_lossy).collect()
     }
 }
 

@@ -101,6 +101,10 @@ impl<T: Scalar> QueryPoint for BinaryConfusion<T> {
             crate::scalar::Backend::encode(&self.tn),
         ]
     }
+
+    fn values(&self) -> Vec<f64> {
+        vec![self.tp.to_f64_lossy(), self.tn.to_f64_lossy()]
+    }
 }
 
 /// Which boundary of the confusion set a threshold classifier lies on.

@@ -1,7 +1,7 @@
 """Type stubs of the native module (PyO3). The public API is the package's
 (`metric_elicitation.run`, `Session`, `Metric`, …); these are its parts."""
 
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -17,7 +17,7 @@ def procedures() -> List[Tuple[str, str, str]]:
 def run(
     spec_json: str,
     base: str,
-    oracle: Optional[Callable[["NativeQuestion"], Any]] = None,
+    oracle: Optional[Callable[["Question"], Any]] = None,
     transcript: Optional[str] = None,
 ) -> Tuple[str, List[str]]:
     """Runs a spec; returns the result JSON and the transcript's notices."""
@@ -28,24 +28,42 @@ def run_seeds(spec_json: str, base: str, seeds: Sequence[int]) -> List[Tuple[boo
 def statistics() -> List[str]:
     """The statistics a metric can read, described."""
 
-class NativeQuestion:
-    """A question, read lazily."""
+class Question:
+    """One comparison: classifier A (``a``) against classifier B (``b``)."""
 
-    number: int
-    expected: Optional[int]
-    asked: int
-    check: bool
-    swapped: bool
+    @property
+    def number(self) -> int:
+        """The question's number (1-based)."""
+    @property
+    def expected(self) -> Optional[int]:
+        """About how many questions the elicitation takes."""
+    @property
+    def asked(self) -> int:
+        """Questions shown to the person so far, this one included."""
+    @property
+    def check(self) -> bool:
+        """Whether it is a check question, asked after the elicitation."""
+    @property
+    def swapped(self) -> bool:
+        """Whether B is shown on the left."""
+    @property
     def a(self) -> npt.NDArray[np.float64]:
-        """A's coordinates."""
+        """Classifier A's coordinates as the procedure asks them."""
+    @property
     def b(self) -> npt.NDArray[np.float64]:
-        """B's coordinates."""
+        """Classifier B's coordinates."""
+    @property
     def a_exact(self) -> List[str]:
-        """A's coordinates, lossless."""
+        """A's coordinates as lossless decimals."""
+    @property
     def b_exact(self) -> List[str]:
-        """B's coordinates, lossless."""
-    def view(self) -> str:
-        """How both are shown, as JSON."""
+        """B's coordinates as lossless decimals."""
+    @property
+    def view(self) -> Dict[str, Any]:
+        """How each classifier is shown."""
+    @property
+    def progress(self) -> str:
+        """``question n of about m``."""
 
 class NativeSession:
     """An interview answered one question at a time."""
@@ -53,7 +71,7 @@ class NativeSession:
     def __init__(
         self, spec_json: str, base: str, transcript: Optional[str] = None, person: bool = True
     ) -> None: ...
-    def next_question(self) -> Optional[NativeQuestion]:
+    def next_question(self) -> Optional[Question]:
         """The next question, or None when the elicitation is over."""
     def answer(self, number: int, answer: str) -> None:
         """Answers question `number` with "a", "b" or "tie"."""

@@ -18,87 +18,8 @@ __all__ = ["run", "Session", "Question", "run_trials"]
 Oracle = Callable[["Question"], str]
 
 
-class Question:
-    """One comparison: classifier A (``a``) against classifier B (``b``).
-
-    ``a`` and ``b`` are the two classifiers' coordinates as the procedure
-    asks them (rates or confusions, numpy arrays; ``a_exact``/``b_exact``
-    the lossless decimals), ``view`` how each is shown (title and rows,
-    and the task's panels when the spec names its classes), ``number`` the
-    question's number, ``expected`` about how many questions the
-    elicitation takes, ``check`` whether it is a check question asked
-    after the elicitation. Answer ``"a"``, ``"b"`` or ``"tie"``.
-    """
-
-    __slots__ = ("_q", "_a", "_b", "_view")
-
-    def __init__(self, native: Any) -> None:
-        self._q = native
-        self._a: Optional[np.ndarray] = None
-        self._b: Optional[np.ndarray] = None
-        self._view: Optional[dict] = None
-
-    @property
-    def number(self) -> int:
-        """The question's number (1-based)."""
-        return self._q.number
-
-    @property
-    def expected(self) -> Optional[int]:
-        """About how many questions the elicitation takes."""
-        return self._q.expected
-
-    @property
-    def asked(self) -> int:
-        """Questions shown to the person so far, this one included."""
-        return self._q.asked
-
-    @property
-    def check(self) -> bool:
-        """Whether it is a check question, asked after the elicitation."""
-        return self._q.check
-
-    @property
-    def a(self) -> np.ndarray:
-        """Classifier A's coordinates (rates or confusions) as the procedure asks them."""
-        if self._a is None:
-            self._a = self._q.a()
-        return self._a
-
-    @property
-    def b(self) -> np.ndarray:
-        """Classifier B's coordinates."""
-        if self._b is None:
-            self._b = self._q.b()
-        return self._b
-
-    @property
-    def a_exact(self) -> List[str]:
-        """A's coordinates as lossless decimals."""
-        return self._q.a_exact()
-
-    @property
-    def b_exact(self) -> List[str]:
-        """B's coordinates as lossless decimals."""
-        return self._q.b_exact()
-
-    @property
-    def view(self) -> dict:
-        """How each classifier is shown: ``{"a": {"title", "rows"}, "b": …,
-        "a_panel", "b_panel"}`` (panels in the task's words, when named)."""
-        if self._view is None:
-            self._view = json.loads(self._q.view())
-        return self._view
-
-    @property
-    def progress(self) -> str:
-        """``question n of about m`` (the person's count)."""
-        if self.expected:
-            return f"question {self.asked} of about {max(self.expected, self.asked)}"
-        return f"question {self.asked}"
-
-    def __repr__(self) -> str:
-        return f"<Question {self.number}{' (check)' if self.check else ''}: a={self.a} b={self.b}>"
+Question = _native.Question
+Question.__module__ = "metric_elicitation"
 
 
 def run(
@@ -125,18 +46,13 @@ def run(
     True
     """
     s = as_spec(spec)
-    wrapped = None
-    if oracle is not None:
-        if not callable(oracle):
-            from .errors import SpecError
+    if oracle is not None and not callable(oracle):
+        from .errors import SpecError
 
-            raise SpecError(f"oracle: expected a callable, got {type(oracle).__name__}", "oracle")
-
-        def wrapped(native: Any) -> Any:
-            return oracle(Question(native))
-
+        raise SpecError(f"oracle: expected a callable, got {type(oracle).__name__}", "oracle")
     t = None if transcript is None else os.fspath(transcript)
-    text, notices = _native.run(s._json, s._base, wrapped, t)
+    # The callable gets the native Question directly: no wrapper per call.
+    text, notices = _native.run(s._json, s._base, oracle, t)
     return Result(json.loads(text), notices)
 
 
@@ -213,8 +129,7 @@ class Session:
 
     def next_question(self) -> Optional[Question]:
         """The next question, or ``None`` when every question is answered."""
-        native = self._native.next_question()
-        self._current = None if native is None else Question(native)
+        self._current = self._native.next_question()
         return self._current
 
     def answer(self, answer: str, number: Optional[int] = None) -> None:
