@@ -1,6 +1,31 @@
 //! `elicit`: reproduce the papers, run a spec, replay a transcript, elicit
 //! from a person. See the README for a tour.
 
+/// `eprintln!` that never panics: when stderr is a closed pipe
+/// (`elicit … 2>&1 | head`) the line is lost, not the run.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
+/// `print!` on stdout that never panics (a closed pipe loses the text).
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `println!` on stdout that never panics.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 mod ask;
 mod rank;
 mod reproduce;
@@ -162,7 +187,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         Ok(Outcome::Undetermined) => ExitCode::from(UNDETERMINED),
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             ExitCode::from(if is_input_error(&e) { 2 } else { 1 })
         }
     }
@@ -197,12 +222,12 @@ fn done(value: &serde_json::Value, allow_undetermined: bool) -> Result<Outcome, 
         return Ok(Outcome::Done);
     }
     for line in &open {
-        eprintln!("undetermined: {line}");
+        say!("undetermined: {line}");
     }
     if allow_undetermined {
         Ok(Outcome::Done)
     } else {
-        eprintln!(
+        say!(
             "the answers leave the metric undetermined (the result above is one metric they allow): exit status {UNDETERMINED}; --allow-undetermined exits 0"
         );
         Ok(Outcome::Undetermined)
@@ -217,13 +242,13 @@ fn finish(result: Finished, spec: &Path, allow_undetermined: bool) -> Result<Out
             transcript,
         } => {
             match transcript {
-                Some(t) => eprintln!(
+                Some(t) => say!(
                     "stopped: {answered} answers recorded in {}; resume with: elicit ask {} --transcript {}",
                     t.display(),
                     spec.display(),
                     t.display()
                 ),
-                None => eprintln!(
+                None => say!(
                     "stopped after {answered} answers; they were not saved (pass --transcript FILE to keep them)"
                 ),
             }
@@ -380,8 +405,8 @@ fn reproduce_at_precision(
             .map_err(|e| Error::invalid("results", e.to_string()))?,
     )?;
     let figures = metric_elicitation_lab::reproduce::figures(&sections, out)?;
-    print!("{}", metric_elicitation_lab::reproduce::summary(&sections));
-    println!(
+    out!("{}", metric_elicitation_lab::reproduce::summary(&sections));
+    outln!(
         "wrote {}/report.md, results.json and {} figures",
         out.display(),
         figures.len()

@@ -24,9 +24,9 @@ pub fn run(
     if json {
         let text = serde_json::to_string_pretty(&ranking.to_json())
             .map_err(|e| Error::invalid("output", e.to_string()))?;
-        println!("{text}");
+        outln!("{text}");
     } else {
-        print!("{}", ranking.to_text());
+        out!("{}", ranking.to_text());
     }
     Ok(())
 }

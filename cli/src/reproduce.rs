@@ -25,14 +25,14 @@ pub fn run_at(o: &Options, bits: Option<u32>) -> Result<Vec<Section>, Error> {
             } else {
                 String::new()
             };
-            eprintln!("[{}/{total}] {id} started{eta}", index + 1);
+            say!("[{}/{total}] {id} started{eta}", index + 1);
         }
         Progress::Finished {
             section,
             index,
             total,
         } => {
-            eprintln!(
+            say!(
                 "[{}/{total}] {} done in {}: {}",
                 index + 1,
                 section.id,

@@ -468,9 +468,9 @@ pub fn serve(
     let hosts = vec![format!("127.0.0.1:{port}"), format!("localhost:{port}")];
     let origins: Vec<String> = hosts.iter().map(|h| format!("http://{h}")).collect();
     for notice in interview.notices() {
-        eprintln!("{notice}");
+        say!("{notice}");
     }
-    eprintln!("Open this address in a browser on this machine (answers are saved as you go; stop with the page's Quit button or Ctrl-C):");
+    say!("Open this address in a browser on this machine (answers are saved as you go; stop with the page's Quit button or Ctrl-C):");
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "http://127.0.0.1:{port}/{token}/");
@@ -488,15 +488,15 @@ pub fn serve(
         }
     }
     match (&served.transcript, served.result.is_some()) {
-        (_, true) => eprintln!("done: the result is in the page (result.json)"),
-        (Some(t), false) => eprintln!(
+        (_, true) => say!("done: the result is in the page (result.json)"),
+        (Some(t), false) => say!(
             "stopped: {} answers recorded in {}; resume with: elicit ask {} --web --transcript {}",
             served.interview.asked(),
             t.display(),
             served.spec_path.display(),
             t.display()
         ),
-        (None, false) => eprintln!(
+        (None, false) => say!(
             "stopped after {} answers; they were not saved (pass --transcript FILE to keep them)",
             served.interview.asked()
         ),

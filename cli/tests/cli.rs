@@ -2068,3 +2068,43 @@ fn fair_procedures_run_on_a_dataset_with_a_group_column() {
     assert!(err.contains("population.group"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// Output into a closed pipe (`elicit run … 2>&1 | head -1`) loses the
+/// text, not the run: the exit status is the run's (3 for this
+/// undetermined example, whose stderr says why), never a panic's 101.
+#[test]
+fn a_closed_pipe_never_panics() {
+    let spec = tmp("closed-pipe.toml");
+    std::fs::write(
+        &spec,
+        "procedure = \"binary-lpm\"\nepsilon = 2\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.6]\n",
+    )
+    .unwrap();
+    for (closed_stdout, closed_stderr) in [(true, false), (false, true), (true, true)] {
+        let closed = || {
+            let (reader, writer) = std::io::pipe().unwrap();
+            drop(reader);
+            std::process::Stdio::from(writer)
+        };
+        let status = elicit()
+            .arg("run")
+            .arg(&spec)
+            .stdout(if closed_stdout {
+                closed()
+            } else {
+                std::process::Stdio::null()
+            })
+            .stderr(if closed_stderr {
+                closed()
+            } else {
+                std::process::Stdio::null()
+            })
+            .status()
+            .unwrap();
+        assert_eq!(
+            status.code(),
+            Some(3),
+            "stdout closed {closed_stdout}, stderr closed {closed_stderr}"
+        );
+    }
+}
