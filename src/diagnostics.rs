@@ -41,6 +41,11 @@ pub enum Cause {
     /// The estimate lies outside the family's assumptions (e.g. negative
     /// weights of a fair metric from noisy answers); reported, not clipped.
     OutsideFamily,
+    /// A labelled sample's class probabilities do not describe its labels
+    /// ([`crate::population::calibration`]), so the classifiers asked about
+    /// (built from the probabilities) need not be the best for any metric
+    /// on the labels' confusions.
+    Miscalibrated,
 }
 
 impl Cause {
@@ -58,6 +63,7 @@ impl Cause {
             Cause::CoarseEpsilon => "coarse-epsilon",
             Cause::DegeneratePopulation => "degenerate-population",
             Cause::OutsideFamily => "outside-family",
+            Cause::Miscalibrated => "miscalibrated",
         }
     }
 
@@ -67,7 +73,8 @@ impl Cause {
     ///
     /// The set of metrics consistent with the answers is wider than ε
     /// (`plateau`, `vertex-optimum`, `small-reference`, `unidentifiable`,
-    /// `coarse-epsilon`, `degenerate-population`), or the estimate is
+    /// `coarse-epsilon`, `degenerate-population`), the sample's classifiers
+    /// need not be optimal for any metric (`miscalibrated`), or the estimate is
     /// determined only to more than ε (`ill-conditioned`). Answers that
     /// contradict every metric of the family (`contradictory`,
     /// `outside-family`) leave it undetermined unless the oracle declares
@@ -85,7 +92,8 @@ impl Cause {
             | Cause::Unidentifiable
             | Cause::IllConditioned
             | Cause::CoarseEpsilon
-            | Cause::DegeneratePopulation => true,
+            | Cause::DegeneratePopulation
+            | Cause::Miscalibrated => true,
             Cause::Contradictory | Cause::OutsideFamily => !declared_noise,
             Cause::Resolution => false,
         }

@@ -1059,18 +1059,20 @@ fn reproduce_checks_precision_and_out_before_computing() {
     }
 }
 
+/// The causes of a result's warnings, in order.
+fn causes(v: &serde_json::Value) -> Vec<String> {
+    v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["cause"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[test]
 fn degenerate_epsilons_are_warned_about() {
     let spec = |eps: &str| {
         format!("procedure = \"binary-lpm\"\nepsilon = {eps}\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n")
-    };
-    let causes = |v: &serde_json::Value| -> Vec<String> {
-        v["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| w["cause"].as_str().unwrap().to_string())
-            .collect()
     };
     // ε not smaller than the search interval.
     let v = json(&run_spec("coarse.toml", &spec("2")));
@@ -2107,4 +2109,86 @@ fn a_closed_pipe_never_panics() {
             "stdout closed {closed_stdout}, stderr closed {closed_stderr}"
         );
     }
+}
+
+/// Rows whose labels do not follow their probabilities (#29's finding: a
+/// DLPM there ended "determined" with error 0.33): the reliability check
+/// runs before any question, the result carries a `miscalibrated` warning
+/// and exits 3. The same rows with labels drawn from their probabilities
+/// carry none. Arrays (dlpm) and a binary CSV (binary-lpm).
+#[test]
+fn labels_the_probabilities_do_not_describe_are_reported() {
+    // A small deterministic generator (no randomness crate in these tests).
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut uniform = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut rows = Vec::new();
+    let (mut drawn, mut independent) = (Vec::new(), Vec::new());
+    for _ in 0..400 {
+        let raw: Vec<f64> = (0..3).map(|_| uniform().powi(3) + 0.01).collect();
+        let total: f64 = raw.iter().sum();
+        let p: Vec<f64> = raw.iter().map(|v| v / total).collect();
+        let u = uniform();
+        drawn.push(if u < p[0] {
+            0
+        } else if u < p[0] + p[1] {
+            1
+        } else {
+            2
+        });
+        independent.push((uniform() * 3.0) as usize % 3);
+        rows.push(format!("[{}, {}, {}]", p[0], p[1], 1.0 - p[0] - p[1]));
+    }
+    let spec = |labels: &[usize]| {
+        format!(
+            "procedure = \"dlpm\"\nepsilon = 0.02\n[population]\nkind = \"arrays\"\nprobabilities = [{}]\nlabels = {labels:?}\n[oracle]\nkind = \"simulated\"\nmetric = [0.2, 0.5, 0.3]\n",
+            rows.join(", ")
+        )
+    };
+    let causes = |out: &Output| causes(&serde_json::from_slice(&out.stdout).unwrap());
+    let out = run_spec("miscalibrated-arrays.toml", &spec(&independent));
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        causes(&out).contains(&"miscalibrated".into()),
+        "{:?}",
+        causes(&out)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("undetermined: miscalibrated: the probabilities do not describe the labels"),
+        "{err}"
+    );
+    let out = run_spec("calibrated-arrays.toml", &spec(&drawn));
+    assert!(
+        !causes(&out).contains(&"miscalibrated".into()),
+        "{:?}",
+        causes(&out)
+    );
+    // A binary CSV whose labels contradict its scores.
+    let csv = tmp("miscalibrated.csv");
+    let mut text = String::from("score,label\n");
+    for r in 0..300 {
+        let s = uniform();
+        let y = usize::from(uniform() < 0.5);
+        text.push_str(&format!(
+            "{s},{}\n",
+            if r % 2 == 0 { y } else { usize::from(s < 0.5) }
+        ));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let binary = format!(
+        "procedure = \"binary-lpm\"\nepsilon = 0.02\n[population]\nkind = \"csv\"\npath = {:?}\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.6]\n",
+        csv.display().to_string()
+    );
+    let out = run_spec("miscalibrated-csv.toml", &binary);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        causes(&out).contains(&"miscalibrated".into()),
+        "{:?}",
+        causes(&out)
+    );
 }

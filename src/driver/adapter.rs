@@ -140,6 +140,13 @@ pub trait Adapter<T: Scalar>: Sized + Send + Sync + 'static {
     /// The report on an estimate, with the error against `truth` when known.
     fn report(&self, estimate: &Estimate<T, Self>, truth: Option<&Self::Truth>) -> Report;
 
+    /// What the population says against any metric elicited on it (a
+    /// labelled sample whose probabilities do not describe its labels),
+    /// reported after the procedure's own warnings; none by default.
+    fn population_warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        Vec::new()
+    }
+
     /// How a query point is shown to a person.
     fn view(&self, point: &Point<T, Self>) -> View;
 

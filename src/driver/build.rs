@@ -142,9 +142,13 @@ pub fn multiclass<T: Scalar>(
             probabilities: Some(columns),
             label_column,
             group_column: None,
-        } => Ok(Box::new(
-            csv_file::multiclass::<T>(path, columns, label_column, None)?.population,
-        )),
+        } => {
+            let csv = csv_file::multiclass::<T>(path, columns, label_column, None)?;
+            Ok(Box::new(crate::population::Checked {
+                population: csv.population,
+                warnings: csv.warnings,
+            }))
+        }
         PopulationSpec::Csv { .. } => Err(Error::invalid(
             "population.probabilities",
             format!("{procedure} is a multiclass procedure: give probabilities (one column per class), not score_column"),
@@ -161,6 +165,20 @@ pub fn multiclass<T: Scalar>(
             (Confusions::Expected, _) => Ok(Box::new(
                 crate::population::arrays::multiclass_expected::<T>(probabilities)?,
             )),
+            // Labelled rows as a dataset's held-out rows: the same
+            // population, with the calibration check.
+            #[cfg(feature = "data")]
+            (Confusions::Labelled, Some(labels)) => {
+                let k = crate::population::arrays::check(probabilities, Some(labels))?;
+                Ok(Box::new(DatasetPopulation::<T>::from_rows(
+                    k,
+                    probabilities.iter().flatten().copied().collect(),
+                    Some(labels),
+                    None,
+                    Confusions::Labelled,
+                )?))
+            }
+            #[cfg(not(feature = "data"))]
             (Confusions::Labelled, Some(labels)) => Ok(Box::new(
                 crate::population::arrays::multiclass::<T>(probabilities, labels)?,
             )),

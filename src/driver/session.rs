@@ -523,6 +523,7 @@ impl<T: Scalar, P: Adapter<T>> Prepared<T, P> {
     /// applies.
     pub(crate) fn report(&self, estimate: &super::adapter::Estimate<T, P>) -> Report {
         let mut report = self.procedure.report(estimate, self.truth.as_ref());
+        report.warnings.extend(self.procedure.population_warnings());
         if let Some(eps) = self.coarse {
             report.warnings.insert(
                 0,

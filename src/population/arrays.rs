@@ -83,7 +83,9 @@ fn two_columns(k: usize) -> Result<()> {
 }
 
 /// A binary population (003) of rows (P(Y = 0 | x), P(Y = 1 | x)) with
-/// labels in {0, 1}: threshold classifiers of the second probability.
+/// labels in {0, 1}: threshold classifiers of the second probability,
+/// carrying the [`crate::population::calibration`] check's warning when
+/// the probabilities do not describe the labels.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] naming the row for a value outside [0, 1], a
@@ -103,7 +105,14 @@ pub fn binary<T: Scalar>(probabilities: &[Vec<f64>], labels: &[usize]) -> Result
         .zip(labels)
         .map(|(row, &y)| (T::from_f64_exact(row[1]), y == 1))
         .collect();
-    FiniteBinary::new(pairs).map_err(|e| Error::invalid("population", e.to_string()))
+    let flat: Vec<f64> = probabilities.iter().flatten().copied().collect();
+    Ok(FiniteBinary::new(pairs)
+        .map_err(|e| Error::invalid("population", e.to_string()))?
+        .with_warnings(
+            crate::population::calibration::check(2, &flat, labels)
+                .into_iter()
+                .collect(),
+        ))
 }
 
 /// A binary population with *expected* confusions: row r is class 1 with

@@ -33,6 +33,8 @@ pub struct FiniteBinary<T> {
     /// confusions) of scores[..i]; the class-0 mass is i − positives_below[i].
     positives_below: Vec<T>,
     n: T,
+    /// What the sample says against itself ([`FiniteBinary::with_warnings`]).
+    warnings: Vec<crate::diagnostics::Warning>,
 }
 
 impl<T: Scalar> FiniteBinary<T> {
@@ -99,7 +101,16 @@ impl<T: Scalar> FiniteBinary<T> {
             scores: pairs.into_iter().map(|(s, _)| s).collect(),
             positives_below,
             n,
+            warnings: Vec::new(),
         })
+    }
+
+    /// The same population carrying `warnings` (reported with every
+    /// estimate on it, [`BinaryPopulation::warnings`]).
+    #[must_use]
+    pub fn with_warnings(mut self, warnings: Vec<crate::diagnostics::Warning>) -> Self {
+        self.warnings = warnings;
+        self
     }
 
     /// Number of pairs.
@@ -127,6 +138,10 @@ impl<T: Scalar> FiniteBinary<T> {
 impl<T: Scalar> BinaryPopulation<T> for FiniteBinary<T> {
     fn zeta(&self) -> T {
         self.count(self.positives_below[self.scores.len()].clone())
+    }
+
+    fn warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        self.warnings.clone()
     }
 
     fn threshold_confusion(&self, m11: &T, m00: &T, side: Side) -> BinaryConfusion<T> {

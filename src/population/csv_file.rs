@@ -111,18 +111,33 @@ pub fn binary<T: Scalar>(path: &Path, score: &str, label: &str) -> Result<Finite
         let y = table.class(record, li, 2)?;
         pairs.push((s, y == 1));
     }
-    FiniteBinary::new(pairs)
-        .map_err(|e| Error::invalid("population", format!("{}: {e}", table.file.source())))
+    // The reliability check (a diagnostic, in f64).
+    let flat: Vec<f64> = pairs
+        .iter()
+        .flat_map(|(s, _)| {
+            let p = s.to_f64_lossy();
+            [1.0 - p, p]
+        })
+        .collect();
+    let labels: Vec<usize> = pairs.iter().map(|(_, y)| usize::from(*y)).collect();
+    let warnings = super::calibration::check(2, &flat, &labels);
+    Ok(FiniteBinary::new(pairs)
+        .map_err(|e| Error::invalid("population", format!("{}: {e}", table.file.source())))?
+        .with_warnings(warnings.into_iter().collect()))
 }
 
-/// A multiclass sample read from a CSV file: probabilities, labels and
-/// optional groups.
+/// A multiclass sample read from a CSV file: probabilities, labels,
+/// optional groups, and the reliability check of the probabilities against
+/// the labels.
 #[derive(Debug)]
 pub struct MulticlassCsv<T> {
     /// The population of the probability rows and labels.
     pub population: FiniteMulticlass<T>,
     /// The group of each row (0-based), when a group column was named.
     pub groups: Option<Vec<usize>>,
+    /// The reliability check's warning, when the probabilities do not
+    /// describe the labels ([`super::calibration`]).
+    pub warnings: Vec<crate::diagnostics::Warning>,
 }
 
 /// A multiclass population from a CSV file: the columns `probabilities`
@@ -201,7 +216,15 @@ pub fn multiclass<T: Scalar>(
             groups.push(table.class(record, gi, usize::MAX)?);
         }
     }
+    let flat: Vec<f64> = scores.iter().map(|p| p.to_f64_lossy()).collect();
+    let warnings = super::calibration::check(k, &flat, &labels)
+        .into_iter()
+        .collect();
     let population = FiniteMulticlass::new(k, scores, labels)
         .map_err(|e| Error::invalid("population", format!("{}: {e}", table.file.source())))?;
-    Ok(MulticlassCsv { population, groups })
+    Ok(MulticlassCsv {
+        population,
+        groups,
+        warnings,
+    })
 }

@@ -49,6 +49,8 @@ pub struct DatasetPopulation<T: Scalar> {
     pub(crate) mass: Vec<f64>,
     labels: Vec<usize>,
     pub(crate) groups: Vec<usize>,
+    /// The reliability check of labelled rows ([`crate::population::calibration`]).
+    calibration: Option<crate::diagnostics::Warning>,
     multiclass: FiniteMulticlass<T>,
     binary: Option<FiniteBinary<T>>,
     /// Rows in the fit part, rows dropped for missing values, linfa's α.
@@ -159,12 +161,19 @@ impl<T: Scalar> DatasetPopulation<T> {
                 }
                 let binary = if k == 2 {
                     let p1: Vec<T> = to_t(&scores).into_iter().skip(1).step_by(2).collect();
-                    Some(FiniteBinary::new(
-                        p1.into_iter()
-                            .zip(labels)
-                            .map(|(s, &y)| (s, y == 1))
-                            .collect(),
-                    )?)
+                    Some(
+                        FiniteBinary::new(
+                            p1.into_iter()
+                                .zip(labels)
+                                .map(|(s, &y)| (s, y == 1))
+                                .collect(),
+                        )?
+                        .with_warnings(
+                            crate::population::calibration::check(k, &scores, labels)
+                                .into_iter()
+                                .collect(),
+                        ),
+                    )
                 } else {
                     None
                 };
@@ -192,7 +201,14 @@ impl<T: Scalar> DatasetPopulation<T> {
                 .count();
             correct as f64 / n as f64
         });
+        let calibration = match (confusions, labels) {
+            (Confusions::Labelled, Some(labels)) => {
+                crate::population::calibration::check(k, &scores, labels)
+            }
+            _ => None,
+        };
         Ok(DatasetPopulation {
+            calibration,
             k,
             m,
             confusions,
@@ -403,5 +419,9 @@ impl<T: Scalar> MulticlassPopulation<T> for DatasetPopulation<T> {
 
     fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>> {
         self.multiclass.rbo_diagonal(k1, k2, w1, w2)
+    }
+
+    fn warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        self.calibration.iter().cloned().collect()
     }
 }

@@ -20,6 +20,8 @@
 //!     face (1, i), in closed form.
 //! * [`arrays`]: the two finite populations from rows held in memory (a
 //!   spec's `arrays` population).
+//! * [`calibration`]: whether a labelled sample's probabilities describe
+//!   its labels (checked before any question).
 //! * [`DatasetPopulation`]: a real dataset's held-out part with η̂ fitted on
 //!   the rest ([`crate::fit`]), labelled or expected confusions, groups; a
 //!   multiclass population, a binary one when k = 2, and the feasible set
@@ -29,6 +31,7 @@ pub mod arrays;
 mod binary_finite;
 mod binary_synthetic;
 mod binned;
+pub mod calibration;
 #[cfg(feature = "data")]
 pub mod csv_file;
 #[cfg(feature = "data")]
@@ -43,7 +46,7 @@ pub use binary_synthetic::LogisticUniform;
 pub use dataset::{DatasetPopulation, DatasetSummary};
 pub use expected::{ExpectedMulticlass, FaceStats};
 pub use multiclass::{
-    FiniteMulticlass, LogisticMulticlass, Memoized, MulticlassPopulation, ScoreFamily,
+    Checked, FiniteMulticlass, LogisticMulticlass, Memoized, MulticlassPopulation, ScoreFamily,
 };
 pub use pair_blocks::PairBlocks;
 
@@ -130,6 +133,13 @@ pub trait BinaryPopulation<T: Scalar> {
     /// δ = m00/(m11 + m00): 1[η ≥ δ] on [`Side::Upper`], 1[η ≤ δ] on
     /// [`Side::Lower`]. Callers guarantee m11·m00 ≥ 0 and m ≠ 0.
     fn threshold_confusion(&self, m11: &T, m00: &T, side: Side) -> BinaryConfusion<T>;
+
+    /// What the population itself says against the metric it will give
+    /// (a labelled sample whose probabilities do not describe its labels,
+    /// [`calibration`]); none by default.
+    fn warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        Vec::new()
+    }
 }
 
 impl<T: Scalar, P: BinaryPopulation<T> + ?Sized> BinaryPopulation<T> for &P {
@@ -139,6 +149,9 @@ impl<T: Scalar, P: BinaryPopulation<T> + ?Sized> BinaryPopulation<T> for &P {
     fn threshold_confusion(&self, m11: &T, m00: &T, side: Side) -> BinaryConfusion<T> {
         (**self).threshold_confusion(m11, m00, side)
     }
+    fn warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        (**self).warnings()
+    }
 }
 
 impl<T: Scalar, P: BinaryPopulation<T> + ?Sized> BinaryPopulation<T> for Box<P> {
@@ -147,6 +160,9 @@ impl<T: Scalar, P: BinaryPopulation<T> + ?Sized> BinaryPopulation<T> for Box<P> 
     }
     fn threshold_confusion(&self, m11: &T, m00: &T, side: Side) -> BinaryConfusion<T> {
         (**self).threshold_confusion(m11, m00, side)
+    }
+    fn warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        (**self).warnings()
     }
 }
 

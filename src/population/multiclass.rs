@@ -26,6 +26,13 @@ pub trait MulticlassPopulation<T: Scalar> {
     /// [`Error::InvalidArgument`] for a class out of range, k1 = k2, or
     /// invalid weights.
     fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>>;
+
+    /// What the population itself says against the metric it will give
+    /// (a labelled sample whose probabilities do not describe its labels,
+    /// [`crate::population::calibration`]); none by default.
+    fn warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        Vec::new()
+    }
 }
 
 impl<T: Scalar, P: MulticlassPopulation<T> + ?Sized> MulticlassPopulation<T> for Box<P> {
@@ -37,6 +44,34 @@ impl<T: Scalar, P: MulticlassPopulation<T> + ?Sized> MulticlassPopulation<T> for
     }
     fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>> {
         (**self).rbo_diagonal(k1, k2, w1, w2)
+    }
+    fn warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        (**self).warnings()
+    }
+}
+
+/// A k-class population with the warnings it carries against any metric
+/// elicited on it (a CSV sample's reliability check).
+#[derive(Debug, Clone)]
+pub struct Checked<P> {
+    /// The population.
+    pub population: P,
+    /// Reported with every estimate on it.
+    pub warnings: Vec<crate::diagnostics::Warning>,
+}
+
+impl<T: Scalar, P: MulticlassPopulation<T>> MulticlassPopulation<T> for Checked<P> {
+    fn classes(&self) -> usize {
+        self.population.classes()
+    }
+    fn priors(&self) -> Vec<T> {
+        self.population.priors()
+    }
+    fn rbo_diagonal(&self, k1: usize, k2: usize, w1: &T, w2: &T) -> Result<DVector<T>> {
+        self.population.rbo_diagonal(k1, k2, w1, w2)
+    }
+    fn warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        self.warnings.clone()
     }
 }
 

@@ -214,6 +214,10 @@ impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
         &self.algorithm
     }
 
+    fn population_warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        self.population().warnings()
+    }
+
     fn truth(&self, metric: &Value) -> Result<Lpm<T>> {
         lpm_truth(metric, self.monotonicity)
     }
@@ -331,6 +335,10 @@ impl<T: Scalar> Adapter<T> for BayesDlpmAdapter<T> {
 
     fn algorithm(&self) -> &Self::Algorithm {
         &self.algorithm
+    }
+
+    fn population_warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        self.population().warnings()
     }
 
     fn truth(&self, metric: &Value) -> Result<Linear<T>> {

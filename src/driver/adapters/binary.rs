@@ -67,6 +67,10 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
         &self.0
     }
 
+    fn population_warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        self.0.population().warnings()
+    }
+
     fn truth(&self, metric: &Value) -> Result<Lpm<T>> {
         lpm_truth(metric, self.0.monotonicity())
     }
@@ -498,6 +502,10 @@ macro_rules! lfpm_adapter_items {
 
         fn algorithm(&self) -> &BinaryLfpm<T> {
             &self.0
+        }
+
+        fn population_warnings(&self) -> Vec<crate::diagnostics::Warning> {
+            self.0.population().warnings()
         }
 
         fn truth(&self, metric: &Value) -> Result<Lfpm<T>> {

@@ -129,6 +129,10 @@ impl<T: Scalar> Adapter<T> for CostRewardAdapter<T> {
         &self.0
     }
 
+    fn population_warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        self.0.population().warnings()
+    }
+
     fn truth(&self, metric: &Value) -> Result<CostRewardMetric<T>> {
         let table = metric.as_object().ok_or_else(|| {
             Error::invalid(

@@ -66,6 +66,10 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
         &self.0
     }
 
+    fn population_warnings(&self) -> Vec<crate::diagnostics::Warning> {
+        self.0.population().warnings()
+    }
+
     fn truth(&self, metric: &Value) -> Result<Linear<T>> {
         dlpm_truth(metric, self.0.population().classes())
     }
