@@ -18,8 +18,8 @@ __all__ = ["run", "Session", "Question", "run_trials"]
 Oracle = Callable[["Question"], str]
 
 
+# The native class is the public Question (its module is metric_elicitation).
 Question = _native.Question
-Question.__module__ = "metric_elicitation"
 
 
 def run(
