@@ -50,6 +50,9 @@ pub struct SphereSpace<T: Scalar> {
     pub classes: Option<usize>,
     /// The class priors, when known (for showing a point to a person).
     pub priors: Option<Vec<f64>>,
+    /// What the population behind the sphere says (a labelled sample's
+    /// calibration check), reported with every estimate.
+    pub warnings: Vec<crate::diagnostics::Warning>,
 }
 
 impl<T: Scalar> SphereSpace<T> {
@@ -70,7 +73,12 @@ impl<T: Scalar> SphereSpace<T> {
         if cycles == 0 {
             return Err(Error::invalid("cycles", "must be at least 1"));
         }
-        let (sphere, classes, priors) = build::sphere_with_priors::<T>(population, name)?;
+        let build::SphereParts {
+            sphere,
+            classes,
+            priors,
+            warnings,
+        } = build::sphere_with_priors::<T>(population, name)?;
         let settings = LpmeSettings {
             cycles,
             orthant: orthant(sphere.dim()),
@@ -82,6 +90,7 @@ impl<T: Scalar> SphereSpace<T> {
             lpme: Lpme::new(sphere, settings),
             classes,
             priors: priors.map(|p| f64s(p.iter())),
+            warnings,
         })
     }
 
@@ -262,6 +271,10 @@ macro_rules! sphere_adapter_items {
 
         fn algorithm(&self) -> &Lpme<T> {
             &self.0.lpme
+        }
+
+        fn population_warnings(&self) -> Vec<crate::diagnostics::Warning> {
+            self.0.warnings.clone()
         }
 
         fn distance(&self, truth: &Linear<T>, point: &DVector<T>) -> Option<T> {
