@@ -2168,30 +2168,6 @@ fn labels_the_probabilities_do_not_describe_are_reported() {
         "{:?}",
         causes(&out)
     );
-    // LPME's sphere found in the same rows' feasible set: the same check
-    // (on labels shifted to the next class in every other row; with
-    // independent labels no sphere fits about o, a refusal of its own).
-    let shifted: Vec<usize> = drawn
-        .iter()
-        .enumerate()
-        .map(|(r, &y)| if r % 2 == 0 { y } else { (y + 1) % 3 })
-        .collect();
-    let lpme = spec(&shifted).replace("\"dlpm\"", "\"lpme\"").replace(
-        "metric = [0.2, 0.5, 0.3]",
-        "metric = [0.1, 0.3, 0.2, 0.15, 0.15, 0.1]",
-    );
-    let out = run_spec("miscalibrated-lpme.toml", &lpme);
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        causes(&out).contains(&"miscalibrated".into()),
-        "{:?}",
-        causes(&out)
-    );
     // A binary CSV whose labels contradict its scores.
     let csv = tmp("miscalibrated.csv");
     let mut text = String::from("score,label\n");

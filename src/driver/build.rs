@@ -378,7 +378,7 @@ pub fn sphere<T: Scalar>(
     spec: &PopulationSpec,
     procedure: &str,
 ) -> Result<(Sphere<T>, Option<usize>)> {
-    sphere_with_priors(spec, procedure).map(|p| (p.sphere, p.classes))
+    sphere_with_priors(spec, procedure).map(|(s, k, _)| (s, k))
 }
 
 /// The query sphere found in `pop`'s feasible set (001 App. B.1) and
@@ -404,29 +404,12 @@ fn certified_sphere<T: Scalar>(
             ),
         ));
     }
-    Ok(SphereParts {
-        sphere: found.sphere,
-        classes: Some(pop.classes()),
-        priors: Some(pop.priors()),
-        warnings: crate::population::MulticlassPopulation::warnings(pop),
-    })
+    Ok((found.sphere, Some(pop.classes()), Some(pop.priors())))
 }
 
 /// A query sphere, its k when its coordinates are off-diagonal confusions,
-/// the class priors, and what the population behind it says (a labelled
-/// sample's calibration check).
-#[derive(Debug, Clone)]
-pub struct SphereParts<T: Scalar> {
-    /// The query sphere.
-    pub sphere: Sphere<T>,
-    /// k, when the coordinates are a k-class population's off-diagonal
-    /// confusions.
-    pub classes: Option<usize>,
-    /// The class priors, then.
-    pub priors: Option<Vec<T>>,
-    /// The population's warnings ([`MulticlassPopulation::warnings`](crate::population::MulticlassPopulation::warnings)).
-    pub warnings: Vec<crate::diagnostics::Warning>,
-}
+/// and then the class priors.
+pub type SphereParts<T> = (Sphere<T>, Option<usize>, Option<Vec<T>>);
 
 /// As [`sphere`], with the class priors when the coordinates are a k-class
 /// population's off-diagonal confusions (for showing them to a person).
@@ -447,12 +430,7 @@ pub fn sphere_with_priors<T: Scalar>(
             let radius = radius.to_scalar("population.radius")?;
             let sphere = Sphere::new(DVector::from_vec(center), radius)
                 .map_err(|e| Error::invalid("population", e.to_string()))?;
-            Ok(SphereParts {
-                sphere,
-                classes: None,
-                priors: None,
-                warnings: Vec::new(),
-            })
+            Ok((sphere, None, None))
         }
         #[cfg(feature = "data")]
         PopulationSpec::Dataset { seed, .. } => {
@@ -481,12 +459,11 @@ pub fn sphere_with_priors<T: Scalar>(
         }
         other => {
             let pop = multiclass::<T>(other, procedure)?;
-            Ok(SphereParts {
-                sphere: off_diagonal_sphere(pop.as_ref())?,
-                classes: Some(pop.classes()),
-                priors: Some(pop.priors()),
-                warnings: pop.warnings(),
-            })
+            Ok((
+                off_diagonal_sphere(pop.as_ref())?,
+                Some(pop.classes()),
+                Some(pop.priors()),
+            ))
         }
     }
 }

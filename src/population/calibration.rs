@@ -14,6 +14,12 @@
 //! 300 rows whose labels were drawn independently of their probabilities
 //! ended "determined" with error 0.33 before this check.
 //!
+//! The sphere-based procedures (lpm, lpme, the fair ones) do not need it:
+//! every query they ask is a point of a certified sphere inside the
+//! sample's feasible set, the labelled confusions of a real (randomized)
+//! classifier whatever the probabilities, and a linear metric recovered on
+//! any such sphere is the metric.
+//!
 //! The check: among the n_j rows whose most probable class is j, the share
 //! labelled j, o_j, against the mean probability of j over them, e_j
 //! (equal in expectation when η̂ is calibrated). It fails when, for a class

@@ -50,9 +50,6 @@ pub struct SphereSpace<T: Scalar> {
     pub classes: Option<usize>,
     /// The class priors, when known (for showing a point to a person).
     pub priors: Option<Vec<f64>>,
-    /// What the population behind the sphere says (a labelled sample's
-    /// calibration check), reported with every estimate.
-    pub warnings: Vec<crate::diagnostics::Warning>,
 }
 
 impl<T: Scalar> SphereSpace<T> {
@@ -73,12 +70,7 @@ impl<T: Scalar> SphereSpace<T> {
         if cycles == 0 {
             return Err(Error::invalid("cycles", "must be at least 1"));
         }
-        let build::SphereParts {
-            sphere,
-            classes,
-            priors,
-            warnings,
-        } = build::sphere_with_priors::<T>(population, name)?;
+        let (sphere, classes, priors) = build::sphere_with_priors::<T>(population, name)?;
         let settings = LpmeSettings {
             cycles,
             orthant: orthant(sphere.dim()),
@@ -90,7 +82,6 @@ impl<T: Scalar> SphereSpace<T> {
             lpme: Lpme::new(sphere, settings),
             classes,
             priors: priors.map(|p| f64s(p.iter())),
-            warnings,
         })
     }
 
@@ -271,10 +262,6 @@ macro_rules! sphere_adapter_items {
 
         fn algorithm(&self) -> &Lpme<T> {
             &self.0.lpme
-        }
-
-        fn population_warnings(&self) -> Vec<crate::diagnostics::Warning> {
-            self.0.warnings.clone()
         }
 
         fn distance(&self, truth: &Linear<T>, point: &DVector<T>) -> Option<T> {
