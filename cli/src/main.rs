@@ -80,6 +80,20 @@ enum Command {
         /// are the same for every value.
         #[arg(long)]
         jobs: Option<usize>,
+        /// Run only the I-th of N disjoint parts (1 <= I <= N) and write it to
+        /// --out as shard-I-of-N.cbor; `elicit merge` combines the N parts
+        /// into what a single run writes, byte for byte.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+    },
+    /// Combine the parts of `reproduce --shard I/N` (folders or .cbor files) into report.md, results.json and the figures.
+    Merge {
+        /// Folders holding shard-*.cbor files, or the files themselves.
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// Output folder.
+        #[arg(long, default_value = "reproduction")]
+        out: PathBuf,
     },
     /// Run the procedure a spec (TOML or JSON) describes; print the result as JSON.
     Run {
@@ -329,7 +343,12 @@ fn run(command: Command) -> Result<Outcome, Error> {
             trials,
             seed,
             jobs,
+            shard,
         } => {
+            let shard = shard
+                .as_deref()
+                .map(metric_elicitation_lab::reproduce::shard::Shard::parse)
+                .transpose()?;
             if let Some(n) = jobs {
                 if n == 0 {
                     return Err(Error::invalid("--jobs", "needs at least one thread"));
@@ -364,12 +383,14 @@ fn run(command: Command) -> Result<Outcome, Error> {
                 trials,
                 seed,
             };
-            let command = format!(
-                "elicit reproduce --precision {precision} --search {} --trials {trials} --seed {seed}",
-                search.name()
-            );
-            reproduce_at_precision(&options, &precision, &out, &command).map(|()| Outcome::Done)
+            let command = reproduce::command_line(&precision, search.name(), trials, seed);
+            match shard {
+                Some(part) => reproduce::shard(&options, &precision, part, &out),
+                None => reproduce_at_precision(&options, &precision, &out, &command),
+            }
+            .map(|()| Outcome::Done)
         }
+        Command::Merge { parts, out } => reproduce::merge(&parts, &out).map(|()| Outcome::Done),
     }
 }
 
@@ -387,6 +408,16 @@ fn reproduce_at_precision(
     }
     prepare_out(out)?;
     let sections = reproduce::run_at(o, bits)?;
+    write_reproduction(&sections, out, command)
+}
+
+/// Writes report.md, results.json and the figures of `sections` into `out`
+/// and prints the summary.
+pub(crate) fn write_reproduction(
+    sections: &[metric_elicitation_lab::reproduce::Section],
+    out: &Path,
+    command: &str,
+) -> Result<(), Error> {
     let write = |name: &str, text: String| {
         let path = out.join(name);
         std::fs::write(&path, text).map_err(|e| Error::Io {
@@ -396,7 +427,7 @@ fn reproduce_at_precision(
     };
     write(
         "report.md",
-        metric_elicitation_lab::reproduce::report(&sections, command),
+        metric_elicitation_lab::reproduce::report(sections, command),
     )?;
     let rows: Vec<_> = sections.iter().flat_map(|s| s.rows.iter()).collect();
     write(
@@ -404,8 +435,8 @@ fn reproduce_at_precision(
         serde_json::to_string_pretty(&rows)
             .map_err(|e| Error::invalid("results", e.to_string()))?,
     )?;
-    let figures = metric_elicitation_lab::reproduce::figures(&sections, out)?;
-    out!("{}", metric_elicitation_lab::reproduce::summary(&sections));
+    let figures = metric_elicitation_lab::reproduce::figures(sections, out)?;
+    out!("{}", metric_elicitation_lab::reproduce::summary(sections));
     outln!(
         "wrote {}/report.md, results.json and {} figures",
         out.display(),
@@ -416,7 +447,7 @@ fn reproduce_at_precision(
 
 /// Checks before any computing that `out` is (or can be made) a writable
 /// folder.
-fn prepare_out(out: &Path) -> Result<(), Error> {
+pub(crate) fn prepare_out(out: &Path) -> Result<(), Error> {
     let io = |message: String| Error::Io {
         path: out.display().to_string(),
         message,

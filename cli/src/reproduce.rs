@@ -2,8 +2,10 @@
 //! precision and writes `report.md`, `results.json` and the SVG figures.
 
 use metric_elicitation::Error;
+use metric_elicitation_lab::reproduce::shard::{Part, Shard};
 use metric_elicitation_lab::reproduce::{self, Options, Progress, Section};
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Runs the selected jobs at the precision `bits` names (`None`: f64). On
@@ -40,8 +42,114 @@ pub fn run_at(o: &Options, bits: Option<u32>) -> Result<Vec<Section>, Error> {
                 section.verdict
             );
         }
+        Progress::Shared { .. } => shared(p),
     })?;
     Ok(sections)
+}
+
+/// The line of a shard's share of a job.
+fn shared(p: Progress<'_>) {
+    if let Progress::Shared {
+        id,
+        what,
+        seconds,
+        index,
+        total,
+    } = p
+    {
+        say!(
+            "[{}/{total}] {id}: {what} in {}",
+            index + 1,
+            duration(seconds)
+        );
+    }
+}
+
+/// The command line a single run records in report.md (a merge writes the
+/// same).
+pub fn command_line(precision: &str, search: &str, trials: usize, seed: u64) -> String {
+    format!("elicit reproduce --precision {precision} --search {search} --trials {trials} --seed {seed}")
+}
+
+/// `reproduce --shard I/N`: runs the part and writes `shard-I-of-N.cbor`
+/// into `out`.
+pub fn shard(o: &Options, precision: &str, part: Shard, out: &Path) -> Result<(), Error> {
+    let bits = metric_elicitation::scalar::precision_bits(precision, "--precision")?;
+    #[cfg(not(feature = "mpfr"))]
+    if bits.is_some() {
+        // Refused before anything is computed or created.
+        return reproduce::run_at_precision(o, bits, &mut |_| {}).map(|_| ());
+    }
+    crate::prepare_out(out)?;
+    let written = reproduce::shard_at_precision(o, bits, precision, part, &mut |p| match p {
+        Progress::Started { id, index, total } => say!("[{}/{total}] {id} started", index + 1),
+        other => shared(other),
+    })?;
+    let path = out.join(Part::file_name(part));
+    written.write(&path)?;
+    outln!(
+        "wrote {} (shard {part}); combine the {} shards with `elicit merge`",
+        path.display(),
+        part.count
+    );
+    Ok(())
+}
+
+/// `elicit merge`: reads the parts (folders of `shard-*.cbor` files, or
+/// files), checks that they are the parts of one run, and writes what that
+/// run writes.
+pub fn merge(paths: &[PathBuf], out: &Path) -> Result<(), Error> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(path).map_err(|e| Error::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })?;
+            let mut found: Vec<PathBuf> = entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.extension().is_some_and(|x| x == "cbor")
+                        && p.file_name()
+                            .is_some_and(|n| n.to_string_lossy().starts_with("shard-"))
+                })
+                .collect();
+            if found.is_empty() {
+                return Err(Error::Io {
+                    path: path.display().to_string(),
+                    message: "holds no shard-*.cbor file of `elicit reproduce --shard`".into(),
+                });
+            }
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let parts = files
+        .iter()
+        .map(|f| Ok((f.display().to_string(), Part::read(f)?)))
+        .collect::<Result<Vec<_>, Error>>()?;
+    crate::prepare_out(out)?;
+    let (o, sections) = reproduce::merge_parts(&parts, &mut |p| {
+        if let Progress::Finished {
+            section,
+            index,
+            total,
+        } = p
+        {
+            say!(
+                "[{}/{total}] {} merged: {}",
+                index + 1,
+                section.id,
+                section.verdict
+            );
+        }
+    })?;
+    let precision = &parts[0].1.precision;
+    let command = command_line(precision, o.search.name(), o.trials, o.seed);
+    crate::write_reproduction(&sections, out, &command)
 }
 
 /// Seconds as "12.3 s", "4 min 5 s" or "1 h 2 min".

@@ -306,7 +306,7 @@ pub fn theorem2<T: Scalar>(sweep: &Theorem2Sweep) -> Result<Vec<Row>> {
     // Each setting draws its metrics from its own generator seeded with
     // `sweep.seed`, so the rows do not depend on how the settings are spread
     // over threads.
-    super::parallel_map(&settings, |&((en, ed), (on, od), name, strategy)| {
+    super::shard::sharded_map(&settings, |&((en, ed), (on, od), name, strategy)| {
         let eps = T::ratio(en, ed);
         let eps_omega = T::ratio(on, od);
         let mut rng = ChaCha8Rng::seed_from_u64(sweep.seed);
@@ -585,7 +585,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
         job("003-table1", "003 Table 1: LPM elicitation (eps = 0.02 rad, a = 5)", EXPLAIN_T1, Layout::Table, Box::new(move || table1::<T>(search)), None, true),
         job("003-table2", "003 Table 2 (synthetic): LFPM elicitation (eps = 0.05, Alg. 3 on 2000 confusions, Delta = 0.01)", EXPLAIN_T2, Layout::Table, Box::new(move || table2::<T>(search, Alg3Settings::default())), Some(Figure { file: "fig-003-lfpm-upper-boundary.svg", draw: plots::lfpm_figure }), true),
         job("003-thm2", "003 Theorem 2: ||m* - m^||_inf <= sqrt(2) eps + (2/k0) sqrt(2 k1 eps_Omega)", EXPLAIN_THM2, Layout::Sweep, Box::new(move || theorem2::<T>(&sweep)), Some(Figure { file: "fig-003-thm2-error-vs-noise.svg", draw: plots::thm2_figure }), false),
-        job("003-lemma2", "003 Theorem 1 (iii) / Lemma 2: queries against the lower bound log2(L/eps)", EXPLAIN_L2, Layout::Sweep, Box::new(move || query_counts::<T>(trials.min(200), seed)), Some(Figure { file: "fig-003-queries.svg", draw: plots::queries_figure }), false),
+        job("003-lemma2", "003 Theorem 1 (iii) / Lemma 2: queries against the lower bound log2(L/eps)", EXPLAIN_L2, Layout::Sweep, Box::new(move || query_counts::<T>(trials.min(200), seed)), Some(Figure { file: "fig-003-queries.svg", draw: plots::queries_figure }), false).whole(),
         job("003-finite", "003 Table 1's procedure on finite samples (n = 1e5, 1e6)", EXPLAIN_FIN, Layout::Table, Box::new(move || {
             let mut rows = finite_sample::<T>(100_000, seed, search)?;
             rows.extend(finite_sample::<T>(1_000_000, seed, search)?);

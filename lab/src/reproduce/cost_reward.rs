@@ -412,7 +412,7 @@ pub fn noise<T: Scalar>(sweep: &Sweep, rows: usize) -> Result<Vec<Row>> {
             }
         }
     }
-    super::parallel_map(&cells, |&(index, k, attrs, (on, od), name, strategy)| {
+    super::shard::sharded_map(&cells, |&(index, k, attrs, (on, od), name, strategy)| {
         let pop = &pops[k - 2];
         let attributes = attributes::<T>(attrs)?;
         let space = CostRewardSpace::new(pop, &attributes)?;

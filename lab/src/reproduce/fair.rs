@@ -176,7 +176,7 @@ pub fn sec61<T: Scalar>(trials: usize, seed: u64, cells: &[(usize, usize)]) -> R
         .iter()
         .flat_map(|&c| (0..2).map(move |s| (c, s)))
         .collect();
-    parallel_map(&units, |&((m, k), s)| {
+    super::shard::sharded_map(&units, |&((m, k), s)| {
         let (name, settings) = sec61_settings(&Tolerance::new(eps.clone())?)[s].clone();
         let mut all = Vec::with_capacity(trials);
         let mut failures = 0;
@@ -244,7 +244,7 @@ pub fn sec61<T: Scalar>(trials: usize, seed: u64, cells: &[(usize, usize)]) -> R
 pub fn query_counts<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
     let eps = T::ratio(1, 1000);
     let cells = sec61_cells();
-    parallel_map(&cells, |&(m, k)| {
+    super::shard::sharded_map(&cells, |&(m, k)| {
         let q = k * k - k;
         let sets = m * (m - 1) / 2;
         let [(_, paper), (_, efficient)] = sec61_settings(&Tolerance::new(eps.clone())?);
@@ -407,7 +407,7 @@ pub fn theorem1<T: Scalar>(sweep: &Thm1Sweep) -> Result<Vec<Row>> {
     }
     // constants per unit: [a, B paper, B LS, λ Alg. 4, λ closed] max and p99,
     // max queries, failures
-    let results = parallel_map(&units, |&(ci, (en, ed), (on, od), name)| {
+    let results = super::shard::sharded_map(&units, |&(ci, (en, ed), (on, od), name)| {
         let ((m, k), inst, _) = &cells[ci];
         let (m, k) = (*m, *k);
         let q = k * k - k;

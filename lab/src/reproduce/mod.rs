@@ -17,17 +17,19 @@ pub mod plots;
 pub mod quadratic;
 pub mod ranking;
 pub mod real;
+pub mod shard;
 
 use metric_elicitation::error::{Error, Result};
 use metric_elicitation::scalar::Scalar;
 use metric_elicitation::search::Strategy;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// One reproduced row (the schema of `results.json`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Row {
     /// Paper prefix and table or theorem, e.g. `003-table1`.
     pub table: String,
@@ -219,6 +221,9 @@ pub struct Job {
     pub figure: Option<Figure>,
     /// MPFR runs also compute the rows in `f64` and record the difference.
     pub compare_f64: bool,
+    /// A sweep whose settings a shard splits (through
+    /// [`shard::sharded_map`]); any other job is run whole by one shard.
+    pub by_items: bool,
 }
 
 impl Job {
@@ -243,7 +248,21 @@ impl Job {
             layout,
             figure,
             compare_f64,
+            // The theorem sweeps map their settings through `sharded_map`
+            // (a job compared with its f64 run is kept whole: the f64 run's
+            // sweep would be split too).
+            by_items: layout == Layout::Sweep && !compare_f64,
         }
+    }
+}
+
+impl Job {
+    /// The job run whole by one shard, though its layout is a sweep's (a
+    /// sweep with no [`shard::sharded_map`] call, too short to split).
+    #[must_use]
+    pub fn whole(mut self) -> Self {
+        self.by_items = false;
+        self
     }
 }
 
@@ -323,10 +342,59 @@ pub fn selected_ids(o: &Options) -> Vec<&'static str> {
         .collect()
 }
 
+/// Runs `$body` with `$t` bound to the scalar type `bits` names: `f64` for
+/// `None`, `Mpfr<bits>` otherwise (in a build with the `mpfr` feature; an
+/// error naming `--precision` without it). The dispatch lives here, not in
+/// the binary, so the generic jobs are compiled once, in the library.
+macro_rules! at_precision {
+    ($bits:expr, $t:ident => $body:expr) => {{
+        match $bits {
+            None => {
+                type $t = f64;
+                $body
+            }
+            Some(bits) => {
+                #[cfg(feature = "mpfr")]
+                {
+                    use metric_elicitation::scalar::Mpfr;
+                    match bits {
+                        64 => {
+                            type $t = Mpfr<64>;
+                            $body
+                        }
+                        128 => {
+                            type $t = Mpfr<128>;
+                            $body
+                        }
+                        256 => {
+                            type $t = Mpfr<256>;
+                            $body
+                        }
+                        512 => {
+                            type $t = Mpfr<512>;
+                            $body
+                        }
+                        _ => {
+                            type $t = Mpfr<1024>;
+                            $body
+                        }
+                    }
+                }
+                #[cfg(not(feature = "mpfr"))]
+                {
+                    Err(metric_elicitation::Error::invalid(
+                        "--precision",
+                        format!("mpfr:{bits} needs the MPFR feature: cargo run --release --features mpfr -- reproduce --precision mpfr:{bits}"),
+                    ))
+                }
+            }
+        }
+    }};
+}
+
 /// Runs the jobs `o.only` selects at the precision `--precision` names:
 /// `None` for `f64`, `Some(bits)` for `Mpfr<bits>` (64, 128, 256, 512 or
-/// 1024; see [`metric_elicitation::scalar::precision_bits`]). The dispatch lives here,
-/// not in the binary, so the generic jobs are compiled once, in the library.
+/// 1024; see [`metric_elicitation::scalar::precision_bits`]).
 ///
 /// # Errors
 /// The first job that fails, or an MPFR precision in a build without the
@@ -336,34 +404,48 @@ pub fn run_at_precision(
     bits: Option<u32>,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Vec<Section>> {
-    match bits {
-        None => run::<f64>(o, progress),
-        Some(bits) => run_mpfr(o, bits, progress),
-    }
+    at_precision!(bits, T => run::<T>(o, &mut *progress))
 }
 
-#[cfg(feature = "mpfr")]
-fn run_mpfr(
+/// Runs the part `shard` of the jobs `o.only` selects at the precision
+/// `bits` names (see [`run_at_precision`]); `precision` is its name, kept in
+/// the part. See [`shard`].
+///
+/// # Errors
+/// The first job that fails, or an MPFR precision in a build without the
+/// `mpfr` feature.
+pub fn shard_at_precision(
     o: &Options,
-    bits: u32,
+    bits: Option<u32>,
+    precision: &str,
+    part: shard::Shard,
     progress: &mut dyn FnMut(Progress<'_>),
-) -> Result<Vec<Section>> {
-    use metric_elicitation::scalar::Mpfr;
-    match bits {
-        64 => run::<Mpfr<64>>(o, progress),
-        128 => run::<Mpfr<128>>(o, progress),
-        256 => run::<Mpfr<256>>(o, progress),
-        512 => run::<Mpfr<512>>(o, progress),
-        _ => run::<Mpfr<1024>>(o, progress),
-    }
+) -> Result<shard::Part> {
+    at_precision!(bits, T => run_shard::<T>(o, precision, part, &mut *progress))
 }
 
-#[cfg(not(feature = "mpfr"))]
-fn run_mpfr(_: &Options, bits: u32, _: &mut dyn FnMut(Progress<'_>)) -> Result<Vec<Section>> {
-    Err(metric_elicitation::Error::invalid(
-        "--precision",
-        format!("mpfr:{bits} needs the MPFR feature: cargo run --release --features mpfr -- reproduce --precision mpfr:{bits}"),
-    ))
+/// Merges the parts of a sharded run (checked with
+/// [`shard::check_parts`]) into the sections a single run with the same
+/// options computes; returns the options and the sections.
+///
+/// # Errors
+/// Parts that do not belong together (named), or an MPFR precision in a
+/// build without the `mpfr` feature.
+pub fn merge_parts(
+    parts: &[(String, shard::Part)],
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<(Options, Vec<Section>)> {
+    let first = shard::check_parts(parts)?;
+    let o = Options {
+        only: first.only.clone(),
+        search: first.search.parse()?,
+        trials: first.trials,
+        seed: first.seed,
+    };
+    let bits = metric_elicitation::scalar::precision_bits(&first.precision, "precision")?;
+    let parts: Vec<&shard::Part> = parts.iter().map(|(_, p)| p).collect();
+    let sections = at_precision!(bits, T => merge::<T>(&o, &parts, &mut *progress))?;
+    Ok((o, sections))
 }
 
 /// Where a run of the jobs is, for a progress display.
@@ -387,6 +469,60 @@ pub enum Progress<'a> {
         /// How many jobs the run has.
         total: usize,
     },
+    /// A shard's share of job `index` is done (no verdict: the rows are
+    /// partial until the merge).
+    Shared {
+        /// The job's id.
+        id: &'a str,
+        /// What the shard computed: "3 of 12 settings", "the whole job",
+        /// "nothing (another shard runs it)".
+        what: &'a str,
+        /// Wall time, seconds.
+        seconds: f64,
+        /// Its place in the run.
+        index: usize,
+        /// How many jobs the run has.
+        total: usize,
+    },
+}
+
+/// The selected jobs at precision `T`, in run order, and for MPFR
+/// precisions the `f64` jobs their rows are compared with.
+fn selected_jobs<T: Scalar>(o: &Options) -> (Vec<Job>, Option<Vec<Job>>) {
+    let ids = selected_ids(o);
+    let selected: Vec<Job> = jobs::<T>(o)
+        .into_iter()
+        .filter(|j| ids.contains(&j.id))
+        .collect();
+    let reference = (T::backend_name() != "f64").then(|| jobs::<f64>(o));
+    (selected, reference)
+}
+
+/// A job's rows; for MPFR runs of a [`Job::compare_f64`] job each row
+/// records its difference from the `f64` run.
+fn job_rows(job: &Job, reference: Option<&Vec<Job>>) -> Result<Vec<Row>> {
+    let mut rows = (job.rows)()?;
+    if let (true, Some(reference)) = (job.compare_f64, reference) {
+        if let Some(base) = reference.iter().find(|j| j.id == job.id) {
+            for (row, base) in rows.iter_mut().zip((base.rows)()?) {
+                row.f64_difference = Some(max_abs_diff(&row.elicited, &base.elicited));
+            }
+        }
+    }
+    Ok(rows)
+}
+
+fn section(job: &Job, rows: Vec<Row>, seconds: f64) -> Section {
+    Section {
+        id: job.id,
+        title: job.title,
+        verdict: (job.verdict)(&rows),
+        rows,
+        seconds,
+        explanation: job.explanation,
+        layout: job.layout,
+        figure: job.figure,
+    }
 }
 
 /// Runs the jobs `o.only` selects at precision `T`; for MPFR precisions
@@ -397,12 +533,7 @@ pub enum Progress<'a> {
 /// # Errors
 /// The first job that fails.
 pub fn run<T: Scalar>(o: &Options, mut progress: impl FnMut(Progress<'_>)) -> Result<Vec<Section>> {
-    let ids = selected_ids(o);
-    let selected: Vec<Job> = jobs::<T>(o)
-        .into_iter()
-        .filter(|j| ids.contains(&j.id))
-        .collect();
-    let reference = (T::backend_name() != "f64").then(|| jobs::<f64>(o));
+    let (selected, reference) = selected_jobs::<T>(o);
     let mut sections: Vec<Section> = Vec::new();
     let total = selected.len();
     for (index, job) in selected.into_iter().enumerate() {
@@ -412,25 +543,164 @@ pub fn run<T: Scalar>(o: &Options, mut progress: impl FnMut(Progress<'_>)) -> Re
             total,
         });
         let start = Instant::now();
-        let mut rows = (job.rows)()?;
-        let seconds = start.elapsed().as_secs_f64();
-        if let (true, Some(reference)) = (job.compare_f64, &reference) {
-            if let Some(base) = reference.iter().find(|j| j.id == job.id) {
-                for (row, base) in rows.iter_mut().zip((base.rows)()?) {
-                    row.f64_difference = Some(max_abs_diff(&row.elicited, &base.elicited));
-                }
-            }
+        let rows = job_rows(&job, reference.as_ref())?;
+        sections.push(section(&job, rows, start.elapsed().as_secs_f64()));
+        if let Some(section) = sections.last() {
+            progress(Progress::Finished {
+                section,
+                index,
+                total,
+            });
         }
-        sections.push(Section {
+    }
+    Ok(sections)
+}
+
+/// Runs the part `part` of the jobs `o.only` selects at precision `T`
+/// (see [`shard`]): a sweep's items the part owns, a whole job it owns.
+///
+/// # Errors
+/// The first job that fails.
+pub fn run_shard<T: Scalar>(
+    o: &Options,
+    precision: &str,
+    part: shard::Shard,
+    mut progress: impl FnMut(Progress<'_>),
+) -> Result<shard::Part> {
+    use shard::Content;
+    let (selected, reference) = selected_jobs::<T>(o);
+    let total = selected.len();
+    let mut jobs = Vec::with_capacity(total);
+    for (index, job) in selected.iter().enumerate() {
+        progress(Progress::Started {
             id: job.id,
-            title: job.title,
-            verdict: (job.verdict)(&rows),
-            rows,
-            seconds,
-            explanation: job.explanation,
-            layout: job.layout,
-            figure: job.figure,
+            index,
+            total,
         });
+        let start = Instant::now();
+        let (content, what) = if job.by_items {
+            let (rows, calls) = shard::in_shard(part, index, || job_rows(job, reference.as_ref()));
+            let rows = rows?;
+            if !calls.is_empty() {
+                let own: usize = calls.iter().map(|c| c.results.len()).sum();
+                let all: usize = calls.iter().map(|c| c.items).sum();
+                (Content::Calls(calls), format!("{own} of {all} settings"))
+            } else if part.owns_job(index) {
+                (Content::Rows(rows), "the whole job".to_string())
+            } else {
+                (Content::Nothing, "nothing (another shard keeps it)".into())
+            }
+        } else if part.owns_job(index) {
+            (
+                Content::Rows(job_rows(job, reference.as_ref())?),
+                "the whole job".to_string(),
+            )
+        } else {
+            (Content::Nothing, "nothing (another shard runs it)".into())
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        progress(Progress::Shared {
+            id: job.id,
+            what: &what,
+            seconds,
+            index,
+            total,
+        });
+        jobs.push(shard::PartJob {
+            id: job.id.to_string(),
+            seconds,
+            content,
+        });
+    }
+    Ok(shard::Part {
+        format: shard::FORMAT,
+        build: shard::build_id(),
+        precision: precision.to_string(),
+        only: o.only.clone(),
+        search: o.search.name().to_string(),
+        trials: o.trials,
+        seed: o.seed,
+        shard: part,
+        jobs,
+    })
+}
+
+/// The sections of a sharded run at precision `T` from its parts: a whole
+/// job's rows as its shard computed them, a sweep's rows from its own code
+/// replayed on every shard's items. A section's time is the sum of the
+/// shards' times for it.
+///
+/// # Errors
+/// A job that no part (or more than one) holds, or whose parts disagree.
+pub fn merge<T: Scalar>(
+    o: &Options,
+    parts: &[&shard::Part],
+    mut progress: impl FnMut(Progress<'_>),
+) -> Result<Vec<Section>> {
+    use shard::Content;
+    let (selected, _) = selected_jobs::<T>(o);
+    let total = selected.len();
+    for part in parts {
+        let ids: Vec<&str> = part.jobs.iter().map(|j| j.id.as_str()).collect();
+        let expected: Vec<&str> = selected.iter().map(|j| j.id).collect();
+        if ids != expected {
+            return Err(Error::invalid(
+                "merge",
+                format!(
+                    "shard {} holds the jobs {} where this build selects {} with the same options",
+                    part.shard,
+                    ids.join(", "),
+                    expected.join(", ")
+                ),
+            ));
+        }
+    }
+    let mut sections = Vec::with_capacity(total);
+    for (index, job) in selected.iter().enumerate() {
+        progress(Progress::Started {
+            id: job.id,
+            index,
+            total,
+        });
+        let shares: Vec<&shard::PartJob> = parts.iter().map(|p| &p.jobs[index]).collect();
+        let seconds: f64 = shares.iter().map(|s| s.seconds).sum();
+        let whole: Vec<&Vec<Row>> = shares
+            .iter()
+            .filter_map(|s| match &s.content {
+                Content::Rows(rows) => Some(rows),
+                _ => None,
+            })
+            .collect();
+        let calls: Vec<Vec<shard::Call>> = shares
+            .iter()
+            .filter_map(|s| match &s.content {
+                Content::Calls(calls) => Some(calls.clone()),
+                _ => None,
+            })
+            .collect();
+        let bad = |message: String| Error::invalid("merge", format!("job {}: {message}", job.id));
+        let rows = match (whole.len(), calls.len()) {
+            (1, 0) => whole[0].clone(),
+            (0, n) if n == shares.len() => {
+                let combined = shard::combine_calls(job.id, calls)?;
+                let expected = combined.len();
+                let (rows, used) = shard::replaying(combined, || (job.rows)());
+                let rows = rows?;
+                if used != expected {
+                    return Err(bad(format!(
+                        "the shards recorded {expected} sweep calls and the job made {used}"
+                    )));
+                }
+                rows
+            }
+            (0, 0) => return Err(bad("no shard holds it".into())),
+            (w, c) => {
+                return Err(bad(format!(
+                    "{w} shards hold it whole and {c} hold its settings"
+                )))
+            }
+        };
+        sections.push(section(job, rows, seconds));
         if let Some(section) = sections.last() {
             progress(Progress::Finished {
                 section,

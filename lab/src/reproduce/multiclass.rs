@@ -573,18 +573,26 @@ fn theorem1_on<T: Scalar, P: MulticlassPopulation<T> + Sync>(
                 .collect()
         })
         .collect();
-    // The exact worst case of the halving strategies, once per (k, ε_Ω, a*).
+    // The exact worst case of the halving strategies, once per (k, ε_Ω, a*),
+    // computed by the first setting that needs it (so that a shard computes
+    // only its settings' cells, and a merge none).
     let cells: Vec<(usize, (i64, i64))> = (0..sweep.ks.len())
         .flat_map(|at| sweep.eps_omega.iter().map(move |&eo| (at, eo)))
         .collect();
-    let worst_cases = super::parallel_map(&cells, |&(at, eo)| {
-        let eps_omega = noise(sweep.ks[at], eo);
-        truths[at]
-            .iter()
-            .map(|truth| dlpm_worst_case(&pops[at], truth, &eps, &eps_omega))
-            .collect::<Result<Vec<_>>>()
-    })?;
-    super::parallel_map(&settings(sweep), |&(k, (on, od), name, strategy)| {
+    let worst_cases: Vec<std::sync::OnceLock<Result<Vec<Option<T>>>>> =
+        cells.iter().map(|_| std::sync::OnceLock::new()).collect();
+    let worst_case = |cell: usize| -> Result<&Vec<Option<T>>> {
+        let (at, eo) = cells[cell];
+        let computed = worst_cases[cell].get_or_init(|| {
+            let eps_omega = noise(sweep.ks[at], eo);
+            truths[at]
+                .iter()
+                .map(|truth| dlpm_worst_case(&pops[at], truth, &eps, &eps_omega))
+                .collect::<Result<Vec<_>>>()
+        });
+        computed.as_ref().map_err(Clone::clone)
+    };
+    super::shard::sharded_map(&settings(sweep), |&(k, (on, od), name, strategy)| {
         let at = sweep.ks.iter().position(|&x| x == k).unwrap_or(0);
         let (pop, grid) = (&pops[at], &grids[at]);
         let cell = cells
@@ -629,7 +637,7 @@ fn theorem1_on<T: Scalar, P: MulticlassPopulation<T> + Sync>(
             let bound = if strategy == Strategy::Golden {
                 dlpm_instance_bound(pop, grid, truth, &eps, &eps_omega, &c)?
             } else {
-                worst_cases[cell][t].clone()
+                worst_case(cell)?[t].clone()
             };
             match bound {
                 Some(bound) => {
@@ -734,7 +742,7 @@ pub fn theorem2_with<T: Scalar>(sweep: &Sweep, variant: LpmeVariant) -> Result<V
         .iter()
         .map(|&k| sphere::<T>(k))
         .collect::<Result<Vec<_>>>()?;
-    super::parallel_map(&settings(sweep), |&(k, (on, od), name, strategy)| {
+    super::shard::sharded_map(&settings(sweep), |&(k, (on, od), name, strategy)| {
         let s = &spheres[sweep.ks.iter().position(|&x| x == k).unwrap_or(0)];
         let q = s.dim();
         let eps_omega = T::ratio(on, od);
@@ -999,7 +1007,7 @@ pub fn lpme_efficiency<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> 
             cells.push((k, c));
         }
     }
-    let rows = super::parallel_map(&cells, |&(k, c)| {
+    let rows = super::shard::sharded_map(&cells, |&(k, c)| {
         let config = &configs[c];
         let s = sphere::<T>(k)?;
         let q = s.dim();
@@ -1177,7 +1185,8 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
                 draw: plots::queries_002_figure,
             }),
             false,
-        ),
+        )
+        .whole(),
     ]
 }
 

@@ -431,7 +431,7 @@ pub fn theorem1<T: Scalar>(trials: usize, seed: u64) -> Result<Vec<Row>> {
             }
         }
     }
-    super::parallel_map(&cells, |&(rates, k, q, (on, od), name)| {
+    super::shard::sharded_map(&cells, |&(rates, k, q, (on, od), name)| {
         let mut rng = ChaCha8Rng::seed_from_u64(seed + q as u64 + 1000 * k as u64);
         let sphere = paper_sphere::<T>(k, q)?;
         let design = Design::new(sphere.clone(), small())?;

@@ -1172,6 +1172,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
             layout: Layout::Table,
             figure: None,
             compare_f64: false,
+            by_items: false,
         },
         Job {
             id: "003-table2-real",
@@ -1187,6 +1188,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
             layout: Layout::Table,
             figure: None,
             compare_f64: false,
+            by_items: false,
         },
         Job {
             id: "002-fig3-real",
@@ -1200,6 +1202,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
                 draw: plots::real_fig3_figure,
             }),
             compare_f64: false,
+            by_items: false,
         },
         Job {
             id: "001-fig5-real",
@@ -1210,6 +1213,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
             layout: Layout::Table,
             figure: None,
             compare_f64: false,
+            by_items: false,
         },
         Job {
             id: "000-table3-real",
@@ -1231,6 +1235,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
             layout: Layout::Table,
             figure: None,
             compare_f64: false,
+            by_items: false,
         },
     ];
     jobs.retain(|j| !ON_REQUEST.contains(&j.id) || requested(j.id));
