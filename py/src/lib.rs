@@ -422,6 +422,33 @@ fn done(
     }
 }
 
+/// Runs every spec (JSON texts, relative paths against `base`) in
+/// parallel on every core with the GIL released; each spec's result JSON
+/// (or its error message: a spec that does not parse, too) in order,
+/// identical to running them one by one. The sweeps' trials
+/// (`metric_elicitation.sweep`).
+#[pyfunction]
+fn run_specs(py: Python<'_>, specs: Vec<String>, base: &str) -> Vec<(bool, String)> {
+    py.detach(|| {
+        specs
+            .par_iter()
+            .map(|text| {
+                let spec = match parse_spec(text, false, "<spec>", base) {
+                    Ok(spec) => spec,
+                    Err(e) => return (false, e.to_string()),
+                };
+                match metric_elicitation::driver::run(&spec, Mode::Run { transcript: None }) {
+                    Ok(Finished::Done(v)) => (true, v.to_string()),
+                    Ok(Finished::Stopped { answered, .. }) => {
+                        (false, format!("stopped after {answered} answers"))
+                    }
+                    Err(e) => (false, e.to_string()),
+                }
+            })
+            .collect()
+    })
+}
+
 /// Runs the same spec once per seed (`oracle.seed` set to each), in
 /// parallel on every core with the GIL released; each trial's result JSON
 /// (or its error message) in seed order, identical to running them one by
@@ -775,6 +802,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(procedures, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(run_seeds, m)?)?;
+    m.add_function(wrap_pyfunction!(run_specs, m)?)?;
     m.add_function(wrap_pyfunction!(statistics, m)?)?;
     m.add_class::<NativeSession>()?;
     m.add_class::<NativeQuestion>()?;

@@ -222,7 +222,9 @@ pub struct Job {
     /// MPFR runs also compute the rows in `f64` and record the difference.
     pub compare_f64: bool,
     /// A sweep whose settings a shard splits (through
-    /// [`shard::sharded_map`]); any other job is run whole by one shard.
+    /// [`shard::sharded_map`]); any other job is run whole by one shard, as
+    /// is a sweep compared with its `f64` run at MPFR precision (the `f64`
+    /// run's sweep would be split too).
     pub by_items: bool,
 }
 
@@ -248,10 +250,8 @@ impl Job {
             layout,
             figure,
             compare_f64,
-            // The theorem sweeps map their settings through `sharded_map`
-            // (a job compared with its f64 run is kept whole: the f64 run's
-            // sweep would be split too).
-            by_items: layout == Layout::Sweep && !compare_f64,
+            // The theorem sweeps map their settings through `sharded_map`.
+            by_items: layout == Layout::Sweep,
         }
     }
 }
@@ -578,7 +578,8 @@ pub fn run_shard<T: Scalar>(
             total,
         });
         let start = Instant::now();
-        let (content, what) = if job.by_items {
+        let split = job.by_items && !(job.compare_f64 && reference.is_some());
+        let (content, what) = if split {
             let (rows, calls) = shard::in_shard(part, index, || job_rows(job, reference.as_ref()));
             let rows = rows?;
             if !calls.is_empty() {

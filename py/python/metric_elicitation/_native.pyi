@@ -22,6 +22,9 @@ def run(
 ) -> Tuple[str, List[str]]:
     """Runs a spec; returns the result JSON and the transcript's notices."""
 
+def run_specs(specs: Sequence[str], base: str) -> List[Tuple[bool, str]]:
+    """Runs every spec (JSON) in parallel, the GIL released; (ok, result JSON or error) in order."""
+
 def run_seeds(spec_json: str, base: str, seeds: Sequence[int]) -> List[Tuple[bool, str]]:
     """Runs a spec once per oracle seed in parallel: (ok, result JSON or error)."""
 
