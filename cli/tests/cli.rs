@@ -2192,3 +2192,25 @@ fn labels_the_probabilities_do_not_describe_are_reported() {
         causes(&out)
     );
 }
+
+/// A large k with a metric of the wrong length is refused at once, before
+/// the population is built (it took 49 s at k = 10⁵ and 1000 rows): here
+/// the population could not be built at all (10¹⁵ rows are refused as too
+/// large for memory), so the error names the metric only if it is checked
+/// first.
+#[test]
+fn a_metric_of_the_wrong_length_is_refused_before_the_population_is_built() {
+    for (procedure, expected) in [("dlpm", "100000"), ("lpme", "9999900000")] {
+        let body = format!(
+            "procedure = \"{procedure}\"\nepsilon = 0.02\n\n[population]\nkind = \"synthetic-004\"\nclasses = 100000\nrows = 1000000000000000\n\n[oracle]\nkind = \"simulated\"\nmetric = [0.1, 0.3, 0.6]\n"
+        );
+        let out = run_spec(&format!("large-k-{procedure}.toml"), &body);
+        assert_eq!(out.status.code(), Some(2), "{procedure}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("oracle.metric") && err.contains(&format!("expected {expected} numbers")),
+            "{err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}

@@ -140,6 +140,14 @@ pub trait Adapter<T: Scalar>: Sized + Send + Sync + 'static {
     /// The report on an estimate, with the error against `truth` when known.
     fn report(&self, estimate: &Estimate<T, Self>, truth: Option<&Self::Truth>) -> Report;
 
+    /// The length of a simulated oracle's `metric` list for a population
+    /// of `classes` classes, where the procedure knows it from k alone
+    /// (checked before the population is built, so that a wrong list costs
+    /// no time); `None` by default.
+    fn metric_length(_classes: usize) -> Option<usize> {
+        None
+    }
+
     /// What the population says against any metric elicited on it (a
     /// labelled sample whose probabilities do not describe its labels),
     /// reported after the procedure's own warnings; none by default.

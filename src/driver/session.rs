@@ -565,6 +565,23 @@ pub(crate) fn prepare<T: Scalar, P: Adapter<T>>(spec: &Spec, run: bool) -> Resul
         ));
     }
     let fields: P::Fields = spec.settings()?;
+    // A simulated metric of the wrong length is refused before the
+    // population is built (which can take minutes for a large k).
+    if let (OracleSpec::Simulated { metric, .. }, Some(k)) =
+        (&spec.oracle, spec.population.stated_classes())
+    {
+        if let (Some(list), Some(expected)) = (metric.as_array(), P::metric_length(k)) {
+            if list.len() != expected {
+                return Err(Error::invalid(
+                    "oracle.metric",
+                    format!(
+                        "expected {expected} numbers for {k} classes, got {}",
+                        list.len()
+                    ),
+                ));
+            }
+        }
+    }
     let procedure =
         std::sync::Arc::new(P::new(fields, Search { eps, strategy }, &spec.population)?);
     let truth = match &spec.oracle {

@@ -486,6 +486,18 @@ impl PopulationSpec {
         }
     }
 
+    /// The number of classes, where the spec says it without building the
+    /// population (synthetic-002: the slopes; synthetic-004 and groups:
+    /// `classes`); `None` for the others.
+    pub fn stated_classes(&self) -> Option<usize> {
+        match self {
+            PopulationSpec::Synthetic002 { p, .. } => Some(p.len()),
+            PopulationSpec::Synthetic004 { classes, .. }
+            | PopulationSpec::Groups { classes, .. } => Some(*classes),
+            _ => None,
+        }
+    }
+
     /// The data files the population reads (for transcript headers).
     pub fn files(&self) -> Vec<&Path> {
         match self {

@@ -177,13 +177,20 @@ fn scale<T: Scalar>() -> T {
     T::from_usize(BINS).unwrap_or_else(T::one)
 }
 
+/// The faces (k1, ·) of one row of [`BinnedFaces`], each prepared on first
+/// use.
+type FaceRow<T> = Box<[OnceLock<Face<T>>]>;
+
 /// The binned faces of a k-class population of n rows: each face (k1, k2)
 /// prepared on first use by one binning pass (see the module docs), with
 /// counters and timings.
 #[derive(Debug)]
 pub(crate) struct BinnedFaces<T> {
     k: usize,
-    faces: Vec<OnceLock<Face<T>>>,
+    /// Row k1 holds the faces (k1, ·), allocated when one of them is first
+    /// used: k² faces up front would be 152·k² bytes (1.5 TB at k = 10⁵)
+    /// where a procedure uses a few rows (DLPM: the reference's).
+    faces: Vec<OnceLock<FaceRow<T>>>,
     counters: Counters,
 }
 
@@ -192,7 +199,7 @@ impl<T: Scalar> BinnedFaces<T> {
     pub(crate) fn new(k: usize) -> Self {
         BinnedFaces {
             k,
-            faces: (0..k * k).map(|_| OnceLock::new()).collect(),
+            faces: (0..k).map(|_| OnceLock::new()).collect(),
             counters: Counters::default(),
         }
     }
@@ -201,9 +208,16 @@ impl<T: Scalar> BinnedFaces<T> {
     pub(crate) fn index_bytes(&self) -> usize {
         self.faces
             .iter()
+            .filter_map(OnceLock::get)
+            .flat_map(|row| row.iter())
             .filter_map(|f| f.get())
             .map(|f| f.order.len() * 2 + f.starts.len() * 4)
             .sum()
+    }
+
+    /// The cell of face (k1, k2), its row allocated on first use.
+    fn slot(&self, k1: usize, k2: usize) -> &OnceLock<Face<T>> {
+        &self.faces[k1].get_or_init(|| (0..self.k).map(|_| OnceLock::new()).collect())[k2]
     }
 
     /// Counters and timings of face preparation, extraction and queries.
@@ -265,7 +279,7 @@ impl<T: Scalar> BinnedFaces<T> {
     }
 
     fn face(&self, k1: usize, k2: usize, rows: &impl FaceRows<T>) -> &Face<T> {
-        self.faces[k1 * self.k + k2].get_or_init(|| {
+        self.slot(k1, k2).get_or_init(|| {
             let start = Instant::now();
             let face = build_face(rows);
             self.counters.faces.fetch_add(1, Ordering::Relaxed);
@@ -325,7 +339,7 @@ impl<T: Scalar> BinnedFaces<T> {
     /// or extracting a bin during this call.
     fn sums(&self, k1: usize, k2: usize, rows: &impl FaceRows<T>, delta: &T) -> ((T, T), Duration) {
         let start = Instant::now();
-        let prepared = self.faces[k1 * self.k + k2].get().is_some();
+        let prepared = self.slot(k1, k2).get().is_some();
         let face = self.face(k1, k2, rows);
         let mut setup = if prepared {
             Duration::ZERO
@@ -430,5 +444,25 @@ fn build_face<T: Scalar>(rows: &impl FaceRows<T>) -> Face<T> {
         lower,
         count,
         sorted: (0..=BINS).map(|_| OnceLock::new()).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A face table for k = 10⁵ classes holds k rows, none allocated: k²
+    /// faces up front (152·k² bytes, 1.5 TB) aborted the process.
+    #[test]
+    fn a_large_k_allocates_face_rows_on_use() {
+        let faces = BinnedFaces::<f64>::new(100_000);
+        assert_eq!(faces.faces.len(), 100_000);
+        assert!(faces.faces.iter().all(|row| row.get().is_none()));
+        assert!(faces.slot(7, 99_999).get().is_none());
+        assert_eq!(
+            faces.faces.iter().filter(|row| row.get().is_some()).count(),
+            1
+        );
+        assert_eq!(faces.index_bytes(), 0);
     }
 }

@@ -316,6 +316,10 @@ impl<T: Scalar> Adapter<T> for BayesDlpmAdapter<T> {
     type Truth = Linear<T>;
     const ERROR: &'static str = "max |a - a^| (both l1-normalized)";
 
+    fn metric_length(classes: usize) -> Option<usize> {
+        Some(classes)
+    }
+
     fn new(
         fields: BayesDlpmFields,
         search: Search<T>,

@@ -252,6 +252,11 @@ macro_rules! sphere_adapter_items {
         const ERROR: &'static str = "max |a - a^| (both unit l2)";
         const SINGLE_OPTIMUM: bool = true;
 
+        /// q = k² − k off-diagonal confusions for a k-class population.
+        fn metric_length(classes: usize) -> Option<usize> {
+            classes.checked_mul(classes).map(|q| q - classes)
+        }
+
         /// Bisection: a linear metric along one angle is symmetric about
         /// its optimum, so one comparison per halving suffices (fewer
         /// queries than golden section at the same ε, and about half its

@@ -39,6 +39,10 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
     type Truth = Linear<T>;
     const ERROR: &'static str = "max |a - a^| (both l1-normalized)";
 
+    fn metric_length(classes: usize) -> Option<usize> {
+        Some(classes)
+    }
+
     fn new(fields: DlpmFields, search: Search<T>, population: &PopulationSpec) -> Result<Self> {
         let population = build::multiclass(population, "dlpm")?;
         let k = population.classes();
