@@ -44,8 +44,8 @@ fn untimed(report: &str) -> String {
 
 /// One whole table (003-table1), a sweep with one call (003-thm2), a sweep
 /// with three calls and a lazily computed bound (002-thm1), a sweep whose
-/// settings share precomputed instances (001-queries) and one with fewer
-/// settings than some shard counts (000-thm1 at this size has 20).
+/// settings share precomputed instances (001-queries) and one whose
+/// trials split into blocks (000-thm1: 72 cells of 3 one-trial blocks).
 const JOBS: [&str; 5] = [
     "003-table1",
     "003-thm2",

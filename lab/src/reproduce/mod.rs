@@ -474,7 +474,7 @@ pub enum Progress<'a> {
     Shared {
         /// The job's id.
         id: &'a str,
-        /// What the shard computed: "3 of 12 settings", "the whole job",
+        /// What the shard computed: "3 of 12 items" (settings, or blocks of trials), "the whole job",
         /// "nothing (another shard runs it)".
         what: &'a str,
         /// Wall time, seconds.
@@ -585,7 +585,7 @@ pub fn run_shard<T: Scalar>(
             if !calls.is_empty() {
                 let own: usize = calls.iter().map(|c| c.results.len()).sum();
                 let all: usize = calls.iter().map(|c| c.items).sum();
-                (Content::Calls(calls), format!("{own} of {all} settings"))
+                (Content::Calls(calls), format!("{own} of {all} items"))
             } else if part.owns_job(index) {
                 (Content::Rows(rows), "the whole job".to_string())
             } else {

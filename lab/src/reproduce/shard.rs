@@ -56,7 +56,7 @@ impl Shard {
     /// counters give them).
     ///
     /// # Errors
-    /// [`Error::Invalid`] naming `--shard` and what was expected.
+    /// [`Error::InvalidArgument`] naming `--shard` and what was expected.
     pub fn parse(text: &str) -> Result<Self> {
         let bad = |why: &str| Error::invalid("--shard", format!("{text:?}: {why}"));
         let (i, n) = text
@@ -329,7 +329,7 @@ pub fn sharded_map<I: Sync, R: Send + Serialize + DeserializeOwned + Default>(
 /// (every item once), in call order.
 ///
 /// # Errors
-/// [`Error::Invalid`] naming the job when the shards' calls disagree (a
+/// [`Error::InvalidArgument`] naming the job when the shards' calls disagree (a
 /// different count of calls or items) or an item is missing or repeated.
 pub(crate) fn combine_calls(id: &str, shares: Vec<Vec<Call>>) -> Result<Vec<Call>> {
     let bad = |message: String| Error::invalid("merge", format!("job {id}: {message}"));
@@ -395,7 +395,7 @@ pub(crate) fn combine_calls(id: &str, shares: Vec<Vec<Call>>) -> Result<Vec<Call
 /// Returns the first part.
 ///
 /// # Errors
-/// [`Error::Invalid`] naming `merge`, the files and what differs.
+/// [`Error::InvalidArgument`] naming `merge`, the files and what differs.
 pub fn check_parts(parts: &[(String, Part)]) -> Result<&Part> {
     let bad = |message: String| Error::invalid("merge", message);
     let Some((first_name, first)) = parts.first() else {
