@@ -127,12 +127,12 @@ pub fn merge(paths: &[PathBuf], out: &Path) -> Result<(), Error> {
             files.push(path.clone());
         }
     }
-    let parts = files
+    let mut parts = files
         .iter()
         .map(|f| Ok((f.display().to_string(), Part::read(f)?)))
         .collect::<Result<Vec<_>, Error>>()?;
     crate::prepare_out(out)?;
-    let (o, sections) = reproduce::merge_parts(&parts, &mut |p| {
+    let (o, sections) = reproduce::merge_parts(&mut parts, &mut |p| {
         if let Progress::Finished {
             section,
             index,

@@ -426,13 +426,14 @@ pub fn shard_at_precision(
 
 /// Merges the parts of a sharded run (checked with
 /// [`shard::check_parts`]) into the sections a single run with the same
-/// options computes; returns the options and the sections.
+/// options computes; returns the options and the sections. The parts'
+/// contents are moved out (each recorded result is held once).
 ///
 /// # Errors
 /// Parts that do not belong together (named), or an MPFR precision in a
 /// build without the `mpfr` feature.
 pub fn merge_parts(
-    parts: &[(String, shard::Part)],
+    parts: &mut [(String, shard::Part)],
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<(Options, Vec<Section>)> {
     let first = shard::check_parts(parts)?;
@@ -443,8 +444,8 @@ pub fn merge_parts(
         seed: first.seed,
     };
     let bits = metric_elicitation::scalar::precision_bits(&first.precision, "precision")?;
-    let parts: Vec<&shard::Part> = parts.iter().map(|(_, p)| p).collect();
-    let sections = at_precision!(bits, T => merge::<T>(&o, &parts, &mut *progress))?;
+    let mut parts: Vec<&mut shard::Part> = parts.iter_mut().map(|(_, p)| p).collect();
+    let sections = at_precision!(bits, T => merge::<T>(&o, &mut parts, &mut *progress))?;
     Ok((o, sections))
 }
 
@@ -629,19 +630,19 @@ pub fn run_shard<T: Scalar>(
 /// The sections of a sharded run at precision `T` from its parts: a whole
 /// job's rows as its shard computed them, a sweep's rows from its own code
 /// replayed on every shard's items. A section's time is the sum of the
-/// shards' times for it.
+/// shards' times for it. Each job's content is moved out of the parts.
 ///
 /// # Errors
 /// A job that no part (or more than one) holds, or whose parts disagree.
 pub fn merge<T: Scalar>(
     o: &Options,
-    parts: &[&shard::Part],
+    parts: &mut [&mut shard::Part],
     mut progress: impl FnMut(Progress<'_>),
 ) -> Result<Vec<Section>> {
     use shard::Content;
     let (selected, _) = selected_jobs::<T>(o);
     let total = selected.len();
-    for part in parts {
+    for part in parts.iter() {
         let ids: Vec<&str> = part.jobs.iter().map(|j| j.id.as_str()).collect();
         let expected: Vec<&str> = selected.iter().map(|j| j.id).collect();
         if ids != expected {
@@ -663,26 +664,20 @@ pub fn merge<T: Scalar>(
             index,
             total,
         });
-        let shares: Vec<&shard::PartJob> = parts.iter().map(|p| &p.jobs[index]).collect();
-        let seconds: f64 = shares.iter().map(|s| s.seconds).sum();
-        let whole: Vec<&Vec<Row>> = shares
-            .iter()
-            .filter_map(|s| match &s.content {
-                Content::Rows(rows) => Some(rows),
-                _ => None,
-            })
-            .collect();
-        let calls: Vec<Vec<shard::Call>> = shares
-            .iter()
-            .filter_map(|s| match &s.content {
-                Content::Calls(calls) => Some(calls.clone()),
-                _ => None,
-            })
-            .collect();
+        let seconds: f64 = parts.iter().map(|p| p.jobs[index].seconds).sum();
+        let (mut whole, mut calls) = (Vec::new(), Vec::new());
+        for part in parts.iter_mut() {
+            match std::mem::replace(&mut part.jobs[index].content, Content::Nothing) {
+                Content::Rows(rows) => whole.push(rows),
+                Content::Calls(recorded) => calls.push(recorded),
+                Content::Nothing => {}
+            }
+        }
+        let count = parts.len();
         let bad = |message: String| Error::invalid("merge", format!("job {}: {message}", job.id));
         let rows = match (whole.len(), calls.len()) {
-            (1, 0) => whole[0].clone(),
-            (0, n) if n == shares.len() => {
+            (1, 0) => whole.pop().unwrap_or_default(),
+            (0, n) if n == count => {
                 let combined = shard::combine_calls(job.id, calls)?;
                 let expected = combined.len();
                 let (rows, used) = shard::replaying(combined, || (job.rows)());

@@ -270,7 +270,17 @@ pub fn sharded_map<I: Sync, R: Send + Serialize + DeserializeOwned + Default>(
         None => Mode::Plain,
         Some(Active::Shard { shard, job, .. }) => Mode::Shard(*shard, *job),
         Some(Active::Replay { calls, next }) => {
-            let call = calls.get(*next).cloned();
+            // Taken, not copied: a call of a large sweep holds every
+            // recorded result.
+            let call = calls.get_mut(*next).map(|c| {
+                std::mem::replace(
+                    c,
+                    Call {
+                        items: 0,
+                        results: Vec::new(),
+                    },
+                )
+            });
             *next += 1;
             call.map_or(Mode::Plain, Mode::Replay)
         }
