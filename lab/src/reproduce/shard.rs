@@ -31,8 +31,9 @@ use std::cell::RefCell;
 pub const FORMAT: u32 = 1;
 
 /// The identity of the sources that compute the rows (a hash of the
-/// library's, the lab's and the test kit's sources and of `Cargo.lock`,
-/// taken when the lab is built), with the crate version. Parts written by
+/// library's, the lab's and the test kit's sources, of the data and text the
+/// lab compiles in, and of `Cargo.lock`, taken when the lab is built by
+/// `lab/build.rs`), with the crate version. Parts written by
 /// different sources are refused by the merge.
 pub fn build_id() -> String {
     format!(
@@ -484,6 +485,45 @@ pub fn check_parts(parts: &[(String, Part)]) -> Result<&Part> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every file the lab compiles in lies in a folder `lab/build.rs`
+    /// hashes into [`build_id`] (`lab/data`, `lab/text`), so parts computed
+    /// from other data or text are refused by the merge.
+    #[test]
+    fn every_compiled_in_file_is_in_the_build_identity() {
+        let lab = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let hashed = [lab.join("data"), lab.join("text")];
+        let mut stack = vec![lab.join("src")];
+        let mut seen = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                for macro_ in ["include_bytes!(\"", "include_str!(\""] {
+                    for (at, _) in text.match_indices(macro_) {
+                        let rest = &text[at + macro_.len()..];
+                        let target = &rest[..rest.find('"').unwrap()];
+                        let file = path.parent().unwrap().join(target);
+                        let file = file.canonicalize().unwrap();
+                        assert!(
+                            hashed
+                                .iter()
+                                .any(|d| file.starts_with(d.canonicalize().unwrap())),
+                            "{} compiles in {}: hash its folder in lab/build.rs",
+                            path.display(),
+                            file.display()
+                        );
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        assert!(seen >= 7, "found only {seen} compiled-in files");
+    }
 
     #[test]
     fn shard_parses_one_based_and_refuses_the_rest() {
