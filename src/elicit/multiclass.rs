@@ -95,9 +95,11 @@ impl<T: Scalar, P: MulticlassPopulation<T> + ?Sized> PairSpace<T> for Faces<'_, 
 /// m ∈ [0, 1] on the face (r, i) with ν(m; r, i); then â_r = 1,
 /// âᵢ = (1 − m̂)/m̂ and â ← â/‖â‖₁. Class indices are 0-based (class 1 of
 /// the paper is 0). With [`Reference::Auto`] the reference moves to the
-/// largest weight seen, as described there.
+/// largest weight seen, and a face whose optimum is a vertex is searched
+/// again through another class found so far, as described there.
 ///
-/// With [`Strategy::Paper`] it asks exactly 4(k − 1)·⌈log₂(1/ε)⌉ queries
+/// With [`Strategy::Paper`] and a fixed reference (or `Auto` with no face
+/// at a vertex) it asks exactly 4(k − 1)·⌈log₂(1/ε)⌉ queries
 /// (fewer when two quarter points give the same confusion: those
 /// comparisons are answered without asking by [`crate::oracle::Counted`]).
 ///

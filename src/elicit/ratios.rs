@@ -38,6 +38,16 @@ pub enum Reference {
     /// a_r/aᵢ = m̂/(1 − m̂). Every such ratio is then computed where it is
     /// well conditioned (m̂ ≥ ½ for (1 − m̂)/m̂, m̂ < ½ for m̂/(1 − m̂)), so a
     /// small a₁ is harmless.
+    ///
+    /// A space (r, i) whose optimum lies within ε of a vertex (a trivial
+    /// classifier: aᵢ/a_r only bounded on this population) is searched
+    /// once more through another weight j found so far that may lead: the
+    /// one whose space (j, i) identifies (read off the population, without
+    /// a query) most of the ratios aᵢ/aⱼ within the bound the first search
+    /// left; aᵢ is taken through it (aᵢ/a_r = (aⱼ/a_r)·(1 − m̂)/m̂ on the
+    /// space (j, i)) if it identifies aᵢ. Only a face at a vertex costs this one more search; where the
+    /// second search does not identify aᵢ either (or no space could), the
+    /// first stands and aᵢ is reported unidentified.
     Auto,
 }
 
@@ -94,6 +104,11 @@ pub struct FaceSearch<T: Scalar> {
     pub ties: usize,
     /// Why the search stopped.
     pub stop: Stop,
+    /// Whether the estimate uses it. With [`Reference::Auto`] a space
+    /// (r, i) whose optimum is at a vertex is searched again through other
+    /// weights found so far; the first that identifies aᵢ is used, the
+    /// others stay on record unused.
+    pub used: bool,
 }
 
 /// An elicited weight vector (the result of [`elicit_ratios`]).
@@ -160,6 +175,18 @@ impl<T: Scalar> Ratio<T> {
         Ratio {
             lo: lo.clone() / (one.clone() - lo.clone()),
             hi: (*hi < one).then(|| hi.clone() / (one - hi.clone())),
+        }
+    }
+
+    /// 1/x over x in the interval.
+    fn recip(&self) -> Self {
+        let one = T::int(1);
+        Ratio {
+            lo: self
+                .hi
+                .as_ref()
+                .map_or_else(T::zero, |h| one.clone() / h.clone()),
+            hi: (self.lo > T::int(0)).then(|| one / self.lo.clone()),
         }
     }
 
@@ -258,7 +285,7 @@ where
         }
         Reference::Auto => (0, true),
     };
-    let (zero, one, half) = (T::int(0), T::int(1), T::ratio(1, 2));
+    let (one, half) = (T::int(1), T::ratio(1, 2));
     // Weights relative to the current reference, and their consistent ranges.
     let mut w: Vec<Option<T>> = vec![None; k];
     let mut ranges: Vec<Option<Ratio<T>>> = vec![None; k];
@@ -270,89 +297,122 @@ where
     let mut warnings = Vec::new();
     let order: Vec<usize> = (0..k).filter(|i| *i != r).collect();
     for i in order {
-        let face_reference = r;
-        let out = maximize(
-            zero.clone(),
-            one.clone(),
-            eps.get().clone(),
-            strategy,
-            |x: &T, y: &T| {
-                let px = space.point(r, i, x)?;
-                let py = space.point(r, i, y)?;
-                Ok(oracle.compare(&px, &py)?.preference)
-            },
-        )
-        .map_err(|e| match e {
-            Error::Interrupted {
-                queries: q,
-                progress,
-                source,
-                ..
-            } => Error::Interrupted {
-                procedure: procedure.to_string(),
-                queries: queries + q,
-                progress: format!("{}: {progress}", space.label(r, i)),
-                source,
-            },
-            other => other,
-        })?;
-        queries += out.queries;
-        if out.stop == Stop::Resolution {
-            resolution_stops += 1;
-            warnings.push(Warning::new(
-                Cause::Resolution,
-                format!(
-                    "{}: the working precision was reached before eps",
-                    space.label(r, i)
-                ),
-            ));
-        }
-        let m = out.estimate.clone();
-        // A vertex within ε of m̂: the space's optimum is a trivial classifier.
-        let below = (m.clone() - eps.get().clone()).max(zero.clone());
-        let above = (m.clone() + eps.get().clone()).min(one.clone());
-        if space.empty_sides(r, i, &space.point(r, i, &below)?).0
-            || space.empty_sides(r, i, &space.point(r, i, &above)?).1
-        {
-            unidentified_faces.push(i);
-        }
-        let (clo, chi) = match &out.consistent {
-            Consistent::Interval { lo, hi } => (lo.clone(), hi.clone()),
-            Consistent::Contradictory { .. } => (out.lo.clone(), out.hi.clone()),
-        };
-        if let Some(warning) = search_warning(space, &out, eps, (r, i), (&clo, &chi))? {
-            warnings.push(warning);
-        }
-        if auto && m < half && space.can_lead(i) {
-            // aᵢ > a_r: i becomes the reference; earlier ratios are
-            // rescaled by a_r/aᵢ = m/(1 − m) (well conditioned for m < ½).
-            let odds = m.clone() / (one.clone() - m.clone());
-            let odds_range = Ratio::odds_over(&clo, &chi);
-            for j in 0..k {
-                if let Some(v) = w[j].as_mut() {
-                    *v *= &odds;
-                }
-                if let Some(rg) = ranges[j].as_mut() {
-                    *rg = rg.times(&odds_range);
+        let mut found = search_pair(space, oracle, eps, strategy, procedure, queries, (r, i))?;
+        queries += found.face.queries;
+        let (mut via, mut pushed) = (r, false);
+        if auto && found.vertex {
+            // The space (r, i) has the optimum at a vertex: aᵢ/a_r is only
+            // bounded there, within `bound`. Another weight j already found
+            // may identify it: the population alone tells which ratios
+            // aᵢ/aⱼ the space (j, i) identifies (its optima away from its
+            // vertices); the one whose range overlaps the bound most (in log
+            // scale) is searched, once. (Measured on the 002 §6.1
+            // populations: trying further weights after a failed one never
+            // identified another metric, and cost about 10 % more queries.)
+            let bound = Ratio::complement_over(&found.clo, &found.chi);
+            let mut candidates: Vec<(usize, T)> = Vec::new();
+            for j in (0..k).filter(|j| *j != r && *j != i && space.can_lead(*j)) {
+                let Some(wj) = w[j].clone() else { continue };
+                let Some((lo, hi)) = identified_ratios(space, (j, i), eps)? else {
+                    continue;
+                };
+                // The bound as aᵢ/aⱼ, in logs (−∞/+∞ where unbounded).
+                let from = if bound.lo > T::int(0) {
+                    (bound.lo.clone() / wj.clone()).ln()
+                } else {
+                    lo.clone()
+                };
+                let to = bound
+                    .hi
+                    .clone()
+                    .map_or(hi.clone(), |h| (h / wj.clone()).ln());
+                let overlap = to.min(hi) - from.max(lo);
+                if overlap > T::int(0) {
+                    candidates.push((j, overlap));
                 }
             }
-            w[i] = Some(one.clone());
-            ranges[i] = Some(Ratio::one());
-            r = i;
-        } else {
-            w[i] = Some((one.clone() - m.clone()) / m.clone());
-            ranges[i] = Some(Ratio::complement_over(&clo, &chi));
+            candidates.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+            let mut tried = Vec::with_capacity(1);
+            for (j, _) in candidates.into_iter().take(1) {
+                let mut other =
+                    search_pair(space, oracle, eps, strategy, procedure, queries, (j, i))?;
+                queries += other.face.queries;
+                if other.vertex {
+                    other.face.used = false;
+                    tried.push(other.face);
+                } else {
+                    // Identified through j: the searches of (r, i) and of
+                    // the candidates before j stay on record, unused.
+                    let mut first = std::mem::replace(&mut found, other);
+                    first.face.used = false;
+                    faces.push(first.face);
+                    faces.append(&mut tried);
+                    via = j;
+                    break;
+                }
+            }
+            if via == r && !tried.is_empty() {
+                // No other weight identifies it: the first search stands,
+                // the others on record after it.
+                faces.push(found.face.clone());
+                faces.append(&mut tried);
+                pushed = true;
+            }
         }
-        faces.push(FaceSearch {
-            reference: face_reference,
-            class: i,
-            m,
-            interval: (out.lo.clone(), out.hi.clone()),
-            consistent: out.consistent,
-            queries: out.queries,
-            ties: out.ties,
-            stop: out.stop,
-        });
+        let Searched {
+            face,
+            clo,
+            chi,
+            vertex,
+            warning,
+            resolution,
+        } = found;
+        if vertex {
+            unidentified_faces.push(i);
+        }
+        if let Some(warning) = resolution {
+            resolution_stops += 1;
+            warnings.push(warning);
+        }
+        warnings.extend(warning);
+        let m = face.m.clone();
+        if via == r {
+            if auto && m < half && space.can_lead(i) {
+                // aᵢ > a_r: i becomes the reference; earlier ratios are
+                // rescaled by a_r/aᵢ = m/(1 − m) (well conditioned for m < ½).
+                let odds = m.clone() / (one.clone() - m.clone());
+                let odds_range = Ratio::odds_over(&clo, &chi);
+                rescale(&mut w, &mut ranges, &odds, &odds_range);
+                w[i] = Some(one.clone());
+                ranges[i] = Some(Ratio::one());
+                r = i;
+            } else {
+                w[i] = Some((one.clone() - m.clone()) / m.clone());
+                ranges[i] = Some(Ratio::complement_over(&clo, &chi));
+            }
+        } else {
+            // Found through j: aᵢ/a_r = (aⱼ/a_r)·(1 − m̂)/m̂.
+            let (wj, rj) = (
+                w[via].clone().unwrap_or_else(|| one.clone()),
+                ranges[via].clone().unwrap_or_else(Ratio::one),
+            );
+            let wi = wj * (one.clone() - m.clone()) / m.clone();
+            let ri = rj.times(&Ratio::complement_over(&clo, &chi));
+            if wi > one && space.can_lead(i) {
+                // aᵢ > a_r: i becomes the reference.
+                let odds = one.clone() / wi;
+                rescale(&mut w, &mut ranges, &odds, &ri.recip());
+                w[i] = Some(one.clone());
+                ranges[i] = Some(Ratio::one());
+                r = i;
+            } else {
+                w[i] = Some(wi);
+                ranges[i] = Some(ri);
+            }
+        }
+        if !pushed {
+            faces.push(face);
+        }
     }
     let a: Vec<T> = w.into_iter().map(|v| v.unwrap_or_else(T::zero)).collect();
     let norm = a.iter().fold(T::int(0), |s, v| s + v.clone().abs());
@@ -373,6 +433,168 @@ where
         resolution_stops,
         unidentified_faces,
         warnings,
+    })
+}
+
+/// Multiplies every weight found so far by `odds` and its range by
+/// `range`: the move to a new reference.
+fn rescale<T: Scalar>(
+    w: &mut [Option<T>],
+    ranges: &mut [Option<Ratio<T>>],
+    odds: &T,
+    range: &Ratio<T>,
+) {
+    for v in w.iter_mut().flatten() {
+        *v *= odds;
+    }
+    for rg in ranges.iter_mut().flatten() {
+        *rg = rg.times(range);
+    }
+}
+
+/// The ratios aᵢ/a_r, as an interval of their logs, that the space (r, i)
+/// identifies: those whose optimum m* = a_r/(a_r + aᵢ) lies more than ε
+/// from the m where ν(m) becomes a vertex (a trivial classifier), found by
+/// bisection on the population alone (no query). `None` when no ratio is.
+fn identified_ratios<T, S>(
+    space: &S,
+    (r, i): (usize, usize),
+    eps: &Tolerance<T>,
+) -> Result<Option<(T, T)>>
+where
+    T: Scalar,
+    S: PairSpace<T> + ?Sized,
+{
+    let (zero, one, half) = (T::int(0), T::int(1), T::ratio(1, 2));
+    let step = eps.get().clone() * T::ratio(1, 4);
+    // The boundary between m where `side` holds and where it does not,
+    // `side` holding at `at` and not at `from` (or nowhere).
+    let edge = |side: &dyn Fn(&S::Point) -> bool, at: T, from: T| -> Result<Option<T>> {
+        if !side(&space.point(r, i, &at)?) {
+            return Ok(None);
+        }
+        if side(&space.point(r, i, &from)?) {
+            return Ok(Some(from));
+        }
+        let (mut inside, mut outside) = (at, from);
+        while (outside.clone() - inside.clone()).abs() > step {
+            let mid = (inside.clone() + outside.clone()) * half.clone();
+            if side(&space.point(r, i, &mid)?) {
+                inside = mid;
+            } else {
+                outside = mid;
+            }
+        }
+        Ok(Some(inside))
+    };
+    // Near m = 0 class r is never predicted; near m = 1 class i never is.
+    let low = edge(&|p| space.empty_sides(r, i, p).0, zero.clone(), one.clone())?
+        .unwrap_or_else(|| zero.clone());
+    let high = edge(&|p| space.empty_sides(r, i, p).1, one.clone(), zero.clone())?
+        .unwrap_or_else(|| one.clone());
+    let (m_lo, m_hi) = (low + eps.get().clone(), high - eps.get().clone());
+    if m_lo >= m_hi || m_lo <= zero || m_hi >= one {
+        return Ok(None);
+    }
+    // aᵢ/a_r = (1 − m)/m falls as m rises.
+    let ratio = |m: T| ((one.clone() - m.clone()) / m).ln();
+    Ok(Some((ratio(m_hi), ratio(m_lo))))
+}
+
+/// One search on the space (r, i), with what [`elicit_ratios`] needs of it.
+struct Searched<T: Scalar> {
+    face: FaceSearch<T>,
+    /// The consistent interval of m (the final interval when the answers
+    /// contradict each other).
+    clo: T,
+    chi: T,
+    /// A vertex within ε of m̂: aᵢ/a_r is not identified on this space.
+    vertex: bool,
+    /// Why the consistent interval is wider than ε, if it is.
+    warning: Option<Warning>,
+    /// The working precision was reached before ε.
+    resolution: Option<Warning>,
+}
+
+/// Searches m ∈ [0, 1] on the space (r, i) (`before` queries were asked
+/// earlier, for [`Error::Interrupted`]).
+fn search_pair<T, S, O>(
+    space: &S,
+    oracle: &mut O,
+    eps: &Tolerance<T>,
+    strategy: Strategy,
+    procedure: &str,
+    before: usize,
+    (r, i): (usize, usize),
+) -> Result<Searched<T>>
+where
+    T: Scalar,
+    S: PairSpace<T> + ?Sized,
+    O: Oracle<S::Point> + ?Sized,
+{
+    let (zero, one) = (T::int(0), T::int(1));
+    let out = maximize(
+        zero.clone(),
+        one.clone(),
+        eps.get().clone(),
+        strategy,
+        |x: &T, y: &T| {
+            let px = space.point(r, i, x)?;
+            let py = space.point(r, i, y)?;
+            Ok(oracle.compare(&px, &py)?.preference)
+        },
+    )
+    .map_err(|e| match e {
+        Error::Interrupted {
+            queries: q,
+            progress,
+            source,
+            ..
+        } => Error::Interrupted {
+            procedure: procedure.to_string(),
+            queries: before + q,
+            progress: format!("{}: {progress}", space.label(r, i)),
+            source,
+        },
+        other => other,
+    })?;
+    let resolution = (out.stop == Stop::Resolution).then(|| {
+        Warning::new(
+            Cause::Resolution,
+            format!(
+                "{}: the working precision was reached before eps",
+                space.label(r, i)
+            ),
+        )
+    });
+    let m = out.estimate.clone();
+    // A vertex within ε of m̂: the space's optimum is a trivial classifier.
+    let below = (m.clone() - eps.get().clone()).max(zero.clone());
+    let above = (m.clone() + eps.get().clone()).min(one.clone());
+    let vertex = space.empty_sides(r, i, &space.point(r, i, &below)?).0
+        || space.empty_sides(r, i, &space.point(r, i, &above)?).1;
+    let (clo, chi) = match &out.consistent {
+        Consistent::Interval { lo, hi } => (lo.clone(), hi.clone()),
+        Consistent::Contradictory { .. } => (out.lo.clone(), out.hi.clone()),
+    };
+    let warning = search_warning(space, &out, eps, (r, i), (&clo, &chi))?;
+    Ok(Searched {
+        face: FaceSearch {
+            reference: r,
+            class: i,
+            m,
+            interval: (out.lo.clone(), out.hi.clone()),
+            consistent: out.consistent,
+            queries: out.queries,
+            ties: out.ties,
+            stop: out.stop,
+            used: true,
+        },
+        clo,
+        chi,
+        vertex,
+        warning,
+        resolution,
     })
 }
 
@@ -398,7 +620,7 @@ fn conditioning_warnings<T, S>(
     S: PairSpace<T> + ?Sized,
 {
     let limit = eps.clone() * T::int(ILL_CONDITIONED_WIDTH);
-    for f in faces {
+    for f in faces.iter().filter(|f| f.used) {
         let i = f.class;
         let narrow = f
             .consistent

@@ -210,6 +210,87 @@ fn dlpm_auto_reference_recovers_a_small_first_weight() {
     assert!((&paper.a - &truth).amax() > (&auto.a - &truth).amax());
 }
 
+/// Issue 29, item 6: the default reference ("auto") never leaves a metric
+/// unidentified that the paper's reference (class 1) identifies. On the
+/// 002 §6.1 logistic populations and their softmax variants, k = 3…6,
+/// random metrics (uniform on the simplex) that class 1 identifies at
+/// ε = 10⁻³ within 0.01: "auto" gets each within 0.01 with no face left
+/// unidentified (before: six of ten above 0.01 at k = 5). The price, in
+/// queries against class 1's (golden search, no memo; printed with
+/// `--nocapture`): none or 14–23 % more on the softmax populations, 48–80 %
+/// more on the logistic ones, where a face against the largest weight
+/// often has its optimum at a vertex (32 queries for nothing) and is
+/// searched again through another class (about 15). Asserted: at most
+/// twice.
+#[test]
+fn dlpm_auto_reference_identifies_what_class_1_identifies() {
+    use rand::{Rng, SeedableRng};
+    let eps = 1e-3;
+    let slopes: [&[f64]; 4] = [
+        &[1.0, 3.0, 5.0],
+        &[1.0, 3.0, 6.0, 10.0],
+        &[1.0, 2.0, 3.5, 5.0, 8.0],
+        &[1.0, 2.0, 3.0, 5.0, 7.0, 9.0],
+    ];
+    for softmax in [false, true] {
+        for p in slopes {
+            let k = p.len();
+            let pop = if softmax {
+                LogisticMulticlass::softmax(p.to_vec()).unwrap()
+            } else {
+                LogisticMulticlass::new(p.to_vec()).unwrap()
+            };
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(k as u64);
+            let (mut found, mut paper_queries, mut auto_queries) = (0, 0, 0);
+            for _ in 0..200 {
+                let raw: Vec<f64> = (0..k).map(|_| -rng.random::<f64>().ln()).collect();
+                let sum: f64 = raw.iter().sum();
+                let truth = DVector::from_vec(raw.iter().map(|x| x / sum).collect());
+                let run = |reference| {
+                    let t = truth.clone();
+                    let mut oracle = Counted::new(Simulated::new(move |d: &DVector<f64>| t.dot(d)));
+                    let settings = DlpmSettings {
+                        eps: Tolerance::new(eps).unwrap(),
+                        strategy: Strategy::Golden,
+                        reference,
+                    };
+                    elicit_dlpm(&pop, &mut oracle, &settings).unwrap()
+                };
+                let paper = run(Reference::Class(0));
+                if !paper.unidentified_faces.is_empty() || (&paper.a - &truth).amax() > 0.01 {
+                    continue;
+                }
+                let auto = run(Reference::Auto);
+                let error = (&auto.a - &truth).amax();
+                assert!(
+                    error <= 0.01 && auto.unidentified_faces.is_empty(),
+                    "k = {k}, softmax {softmax}, truth {truth}: auto {} (error {error}), unidentified {:?}",
+                    auto.a,
+                    auto.unidentified_faces
+                );
+                for (i, (lo, hi)) in auto.bounds.iter().enumerate() {
+                    assert!(*lo <= truth[i] && truth[i] <= *hi, "class {i}: {lo} {hi}");
+                }
+                paper_queries += paper.queries;
+                auto_queries += auto.queries;
+                found += 1;
+                if found == 8 {
+                    break;
+                }
+            }
+            assert!(
+                found >= 4,
+                "k = {k}: only {found} metrics identifiable from class 1"
+            );
+            println!("k = {k}, softmax {softmax}: {found} metrics, {auto_queries} queries against {paper_queries}");
+            assert!(
+                auto_queries <= 2 * paper_queries,
+                "k = {k}, softmax {softmax}: {auto_queries} queries against {paper_queries}"
+            );
+        }
+    }
+}
+
 #[test]
 fn pair_blocks_faces_are_the_003_binary_face() {
     use metric_elicitation::population::{BinaryPopulation, LogisticUniform, PairBlocks, Side};

@@ -243,6 +243,7 @@ impl<T: Scalar> Adapter<T> for CostRewardAdapter<T> {
                     "interval": [f.interval.0.to_f64_lossy(), f.interval.1.to_f64_lossy()],
                     "queries": f.queries,
                     "ties": f.ties,
+                    "used": f.used,
                 })
             })
             .collect();

@@ -89,6 +89,7 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
                     "m": f.m.to_f64_lossy(),
                     "consistent_m": [lo.to_f64_lossy(), hi.to_f64_lossy()],
                     "ties": f.ties,
+                    "used": f.used,
                 })
             })
             .collect();
@@ -107,7 +108,7 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
                     let r = est
                         .faces
                         .iter()
-                        .find(|f| f.class == *i)
+                        .find(|f| f.class == *i && f.used)
                         .map_or(0, |f| f.reference);
                     format!("({}, {})", r + 1, i + 1)
                 })
