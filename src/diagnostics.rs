@@ -31,9 +31,6 @@ pub enum Cause {
     /// A computation whose result is dominated by rounding or estimation
     /// error (a tiny divisor).
     IllConditioned,
-    /// ε is not smaller than the search intervals, so the searches barely
-    /// narrow them.
-    CoarseEpsilon,
     /// The population makes every classifier nearly a mixture of trivial
     /// ones (its boundary is flat at the scale of ε), so its classifiers
     /// barely tell metrics apart.
@@ -60,7 +57,6 @@ impl Cause {
             Cause::Resolution => "resolution",
             Cause::Unidentifiable => "unidentifiable",
             Cause::IllConditioned => "ill-conditioned",
-            Cause::CoarseEpsilon => "coarse-epsilon",
             Cause::DegeneratePopulation => "degenerate-population",
             Cause::OutsideFamily => "outside-family",
             Cause::Miscalibrated => "miscalibrated",
@@ -73,7 +69,7 @@ impl Cause {
     ///
     /// The set of metrics consistent with the answers is wider than ε
     /// (`plateau`, `vertex-optimum`, `small-reference`, `unidentifiable`,
-    /// `coarse-epsilon`, `degenerate-population`), the sample's classifiers
+    /// `degenerate-population`), the sample's classifiers
     /// need not be optimal for any metric (`miscalibrated`), or the estimate is
     /// determined only to more than ε (`ill-conditioned`). Answers that
     /// contradict every metric of the family (`contradictory`,
@@ -91,7 +87,6 @@ impl Cause {
             | Cause::SmallReference
             | Cause::Unidentifiable
             | Cause::IllConditioned
-            | Cause::CoarseEpsilon
             | Cause::DegeneratePopulation
             | Cause::Miscalibrated => true,
             Cause::Contradictory | Cause::OutsideFamily => !declared_noise,

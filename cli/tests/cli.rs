@@ -515,6 +515,47 @@ fn cant_tell_to_everything_is_undetermined_not_a_metric() {
     assert_eq!(allowed.stdout, out.stdout);
 }
 
+/// Issue 29, item 3, for DLPM: faces whose optimum is a vertex leave the
+/// weights undetermined; the result reports the centre of the box of
+/// weights consistent with the answers (each weight's interval's midpoint,
+/// normalized), not the edge where the searches stopped, says so in
+/// `in_words`, and exits 3.
+#[test]
+fn an_undetermined_dlpm_reports_the_centre_of_its_consistent_box() {
+    let out = run_spec(
+        "dlpm-vertex.toml",
+        "procedure = \"dlpm\"\nepsilon = 0.01\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.6, 0.3, 0.1]\n",
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["undetermined"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("vertex-optimum: "),
+        "{v}"
+    );
+    assert!(
+        v["in_words"].as_str().unwrap().starts_with("undetermined"),
+        "{v}"
+    );
+    let centre: Vec<f64> = v["consistent"]["weights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b[0].as_f64().unwrap() + b[1].as_f64().unwrap()) / 2.0)
+        .collect();
+    let sum: f64 = centre.iter().sum();
+    for (i, c) in centre.iter().enumerate() {
+        let e = v["elicited"][i].as_f64().unwrap();
+        assert!(
+            (e - c / sum).abs() < 1e-12,
+            "{i}: {e} against {}: {v}",
+            c / sum
+        );
+    }
+}
+
 /// `ask` on a real dataset (issue 13): the questions show the held-out
 /// classifiers' rates from the fitted η̂, and the session ends with the
 /// procedure's result and its consistent set.
@@ -1070,13 +1111,23 @@ fn causes(v: &serde_json::Value) -> Vec<String> {
 }
 
 #[test]
-fn degenerate_epsilons_are_warned_about() {
+fn degenerate_epsilons_are_refused_or_warned_about() {
     let spec = |eps: &str| {
         format!("procedure = \"binary-lpm\"\nepsilon = {eps}\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.2]\n")
     };
-    // ε not smaller than the search interval.
-    let v = json(&run_spec("coarse.toml", &spec("2")));
-    assert!(causes(&v).contains(&"coarse-epsilon".to_string()), "{v}");
+    // ε not smaller than the search interval: refused (issue 29, item 5),
+    // not a one-query "metric".
+    for eps in ["1", "2"] {
+        let out = run_spec("coarse.toml", &spec(eps));
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("epsilon")
+                && err.contains("search intervals")
+                && err.trim().lines().count() == 1,
+            "{err}"
+        );
+    }
     // f64 reaches its resolution before ε = 1e-300.
     let v = json(&run_spec("fine.toml", &spec("1e-300")));
     assert!(causes(&v).contains(&"resolution".to_string()), "{v}");
@@ -2073,13 +2124,13 @@ fn fair_procedures_run_on_a_dataset_with_a_group_column() {
 
 /// Output into a closed pipe (`elicit run … 2>&1 | head -1`) loses the
 /// text, not the run: the exit status is the run's (3 for this
-/// undetermined example, whose stderr says why), never a panic's 101.
+/// undetermined example, a vertex optimum, whose stderr says why), never a panic's 101.
 #[test]
 fn a_closed_pipe_never_panics() {
     let spec = tmp("closed-pipe.toml");
     std::fs::write(
         &spec,
-        "procedure = \"binary-lpm\"\nepsilon = 2\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.6]\n",
+        "procedure = \"binary-lpm\"\nepsilon = 0.05\nmonotonicity = \"increasing\"\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, -0.5]\n",
     )
     .unwrap();
     for (closed_stdout, closed_stderr) in [(true, false), (false, true), (true, true)] {

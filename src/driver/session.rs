@@ -512,30 +512,15 @@ pub(crate) struct Prepared<T: Scalar, P: Adapter<T>> {
     pub(crate) truth: Option<P::Truth>,
     /// The strategy the searches run.
     pub(crate) strategy: crate::search::Strategy,
-    /// ε when it is not smaller than the search intervals.
-    coarse: Option<f64>,
     /// About how many queries a run takes.
     pub(crate) expected: Option<usize>,
 }
 
 impl<T: Scalar, P: Adapter<T>> Prepared<T, P> {
-    /// The adapter's report, with the coarse-ε warning first when it
-    /// applies.
+    /// The adapter's report, with the population's warnings.
     pub(crate) fn report(&self, estimate: &super::adapter::Estimate<T, P>) -> Report {
         let mut report = self.procedure.report(estimate, self.truth.as_ref());
         report.warnings.extend(self.procedure.population_warnings());
-        if let Some(eps) = self.coarse {
-            report.warnings.insert(
-                0,
-                Warning::new(
-                    Cause::CoarseEpsilon,
-                    format!(
-                        "epsilon = {} is not smaller than the search intervals (m in [0, 1] on a face, an angle in [0, pi/2]): each search stops after at most one halving, so the estimate is little more than the interval's midpoint",
-                        eps
-                    ),
-                ),
-            );
-        }
         report
     }
 }
@@ -553,7 +538,15 @@ pub(crate) fn prepare<T: Scalar, P: Adapter<T>>(spec: &Spec, run: bool) -> Resul
     let eps = Tolerance::new(eps.clone()).map_err(|_| {
         Error::invalid("epsilon", format!("must be a finite number > 0, got {eps}"))
     })?;
-    let coarse = (*eps >= T::int(1)).then(|| eps.to_f64_lossy());
+    if *eps >= T::int(1) {
+        return Err(Error::invalid(
+            "epsilon",
+            format!(
+                "= {} is not smaller than the search intervals (m in [0, 1] on a face, an angle in [0, pi/2]): every search would stop after at most one halving and return the interval's midpoint, not a metric; use epsilon < 1 (the examples use 0.01 to 0.05)",
+                eps.to_f64_lossy()
+            ),
+        ));
+    }
     let strategy = spec.strategy_or(P::default_strategy())?;
     if strategy.needs_symmetry() && !P::Algorithm::SYMMETRIC_SEARCHES {
         return Err(Error::invalid(
@@ -607,7 +600,6 @@ pub(crate) fn prepare<T: Scalar, P: Adapter<T>>(spec: &Spec, run: bool) -> Resul
         procedure,
         truth,
         strategy,
-        coarse,
         expected,
     })
 }

@@ -285,6 +285,12 @@ where
         }
         Reference::Auto => (0, true),
     };
+    let how = How {
+        eps,
+        strategy,
+        procedure,
+        auto,
+    };
     let (one, half) = (T::int(1), T::ratio(1, 2));
     // Weights relative to the current reference, and their consistent ranges.
     let mut w: Vec<Option<T>> = vec![None; k];
@@ -297,7 +303,7 @@ where
     let mut warnings = Vec::new();
     let order: Vec<usize> = (0..k).filter(|i| *i != r).collect();
     for i in order {
-        let mut found = search_pair(space, oracle, eps, strategy, procedure, queries, (r, i))?;
+        let mut found = search_pair(space, oracle, &how, queries, (r, i))?;
         queries += found.face.queries;
         let (mut via, mut pushed) = (r, false);
         if auto && found.vertex {
@@ -334,8 +340,7 @@ where
             candidates.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
             let mut tried = Vec::with_capacity(1);
             for (j, _) in candidates.into_iter().take(1) {
-                let mut other =
-                    search_pair(space, oracle, eps, strategy, procedure, queries, (j, i))?;
+                let mut other = search_pair(space, oracle, &how, queries, (j, i))?;
                 queries += other.face.queries;
                 if other.vertex {
                     other.face.used = false;
@@ -422,7 +427,7 @@ where
         .map(|r| r.unwrap_or_else(Ratio::one))
         .collect();
     let bounds = normalized_box(&ranges);
-    conditioning_warnings(space, &faces, &a, &bounds, eps, &mut warnings);
+    conditioning_warnings(space, &faces, &a, &bounds, eps, auto, &mut warnings);
     Ok(RatioEstimate {
         a,
         m: faces.iter().map(|f| f.m.clone()).collect(),
@@ -516,14 +521,23 @@ struct Searched<T: Scalar> {
     resolution: Option<Warning>,
 }
 
+/// How [`elicit_ratios`] searches: its settings, passed to each search.
+struct How<'a, T: Scalar> {
+    eps: &'a Tolerance<T>,
+    strategy: Strategy,
+    /// The procedure's name, for [`Error::Interrupted`].
+    procedure: &'a str,
+    /// Whether the reference is [`Reference::Auto`] (messages then do not
+    /// suggest it).
+    auto: bool,
+}
+
 /// Searches m ∈ [0, 1] on the space (r, i) (`before` queries were asked
 /// earlier, for [`Error::Interrupted`]).
 fn search_pair<T, S, O>(
     space: &S,
     oracle: &mut O,
-    eps: &Tolerance<T>,
-    strategy: Strategy,
-    procedure: &str,
+    how: &How<'_, T>,
     before: usize,
     (r, i): (usize, usize),
 ) -> Result<Searched<T>>
@@ -532,6 +546,7 @@ where
     S: PairSpace<T> + ?Sized,
     O: Oracle<S::Point> + ?Sized,
 {
+    let (eps, strategy, procedure) = (how.eps, how.strategy, how.procedure);
     let (zero, one) = (T::int(0), T::int(1));
     let out = maximize(
         zero.clone(),
@@ -577,7 +592,7 @@ where
         Consistent::Interval { lo, hi } => (lo.clone(), hi.clone()),
         Consistent::Contradictory { .. } => (out.lo.clone(), out.hi.clone()),
     };
-    let warning = search_warning(space, &out, eps, (r, i), (&clo, &chi))?;
+    let warning = search_warning(space, &out, eps, how.auto, (r, i), (&clo, &chi))?;
     Ok(Searched {
         face: FaceSearch {
             reference: r,
@@ -614,6 +629,7 @@ fn conditioning_warnings<T, S>(
     a: &DVector<T>,
     bounds: &[(T, T)],
     eps: &T,
+    auto: bool,
     warnings: &mut Vec<Warning>,
 ) where
     T: Scalar,
@@ -642,7 +658,7 @@ fn conditioning_warnings<T, S>(
                     space.weight_name(i),
                     space.weight_name(f.reference),
                     ((T::int(1) - f.m.clone()) / f.m.clone()).to_f64_lossy(),
-                    if space.can_lead(i) {
+                    if space.can_lead(i) && !auto {
                         " (reference = \"auto\" avoids this)"
                     } else {
                         ""
@@ -661,6 +677,7 @@ fn search_warning<T, S>(
     space: &S,
     out: &Outcome<T>,
     eps: &T,
+    auto: bool,
     (r, i): (usize, usize),
     (lo, hi): (&T, &T),
 ) -> Result<Option<Warning>>
@@ -714,7 +731,7 @@ where
     } else if *lo <= zero {
         (
             Cause::SmallReference,
-            format!("{face}: the answers allow m = 0, i.e. {} = 0: the reference weight is too small to be resolved at this eps, {ratio_text}{}", space.weight_name(r), if space.can_lead(i) { " (reference = \"auto\" avoids this)" } else { "" }),
+            format!("{face}: the answers allow m = 0, i.e. {} = 0: the reference weight is too small to be resolved at this eps, {ratio_text}{}", space.weight_name(r), if space.can_lead(i) && !auto { " (reference = \"auto\" avoids this)" } else { "" }),
         )
     } else if out.ties > 0 {
         (

@@ -115,12 +115,12 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
                 .collect::<Vec<_>>()),
         );
         details.insert("reference".into(), json!(est.reference + 1));
+        let a = self.reported(est);
         let mut report = Report {
-            elicited: lossy_list(est.a.iter()),
-            elicited_exact: exact_list(est.a.iter()),
+            elicited: lossy_list(a.iter()),
+            elicited_exact: exact_list(a.iter()),
             words: linear_words(
-                est.a
-                    .iter()
+                a.iter()
                     .enumerate()
                     .map(|(i, w)| (format!("correct(class {})", i + 1), w)),
             ),
@@ -131,7 +131,7 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
         };
         if let Some(Linear(t)) = truth {
             report.truth = Some(lossy_list(t.iter()));
-            report.error = Some((t - &est.a).amax().to_f64_lossy());
+            report.error = Some((t - &a).amax().to_f64_lossy());
         }
         report
     }
@@ -152,11 +152,11 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
     }
 
     fn elicited_metric(&self, est: &DlpmEstimate<T>) -> Option<Linear<T>> {
-        Some(Linear(est.a.clone()))
+        Some(Linear(self.reported(est)))
     }
 
     fn summary(&self, est: &DlpmEstimate<T>, names: &Names) -> Option<Summary> {
-        let a: Vec<f64> = f64s(est.a.iter());
+        let a: Vec<f64> = f64s(self.reported(est).iter());
         let priors: Vec<f64> = f64s(self.0.population().priors().iter());
         let bounds: Vec<(f64, f64)> = est
             .bounds
@@ -164,6 +164,39 @@ impl<T: Scalar> Adapter<T> for DlpmAdapter<T> {
             .map(|(lo, hi)| (lo.to_f64_lossy(), hi.to_f64_lossy()))
             .collect();
         Some(weights_summary(names, &a, &priors, &bounds))
+    }
+}
+
+impl<T: Scalar> DlpmAdapter<T> {
+    /// The weights reported for an estimate: â, or, when a search the
+    /// estimate uses left its consistent interval of m wider than ε (a
+    /// vertex optimum, a plateau, "can't tell" answers, a reference too
+    /// small), the centre of the box of weights consistent with the answers
+    /// (each weight's interval's midpoint, ℓ1-normalized) rather than the
+    /// point at its edge where the searches happened to stop. The result
+    /// lists those faces under `undetermined`. The algorithm's own estimate
+    /// (what the reproductions use) is unchanged.
+    fn reported(&self, est: &DlpmEstimate<T>) -> DVector<T> {
+        let eps = self.0.settings().eps.get().clone();
+        let wide = est.faces.iter().filter(|f| f.used).any(|f| {
+            f.stop != crate::search::Stop::Resolution
+                && f.consistent.width().is_some_and(|w| w > eps)
+        });
+        if !wide {
+            return est.a.clone();
+        }
+        let centre = DVector::from_iterator(
+            est.bounds.len(),
+            est.bounds
+                .iter()
+                .map(|(lo, hi)| (lo.clone() + hi.clone()) / T::int(2)),
+        );
+        let norm = centre.iter().fold(T::int(0), |s, v| s + v.clone().abs());
+        if norm > T::int(0) {
+            centre / norm
+        } else {
+            est.a.clone()
+        }
     }
 }
 
