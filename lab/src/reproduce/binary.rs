@@ -656,7 +656,7 @@ fn verdict(id: &str, rows: &[Row]) -> String {
             if violations == 0 {
                 format!("holds in all {trials} trials with a bound")
             } else {
-                format!("holds in {} of {trials} trials; largest error/bound {worst:.3} (see why below)", trials - violations)
+                format!("exceeded in {violations} of {trials} trials (largest error/bound {worst:.3}; see why below)")
             }
         }
         "003-lemma2" => {

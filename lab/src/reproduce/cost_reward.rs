@@ -797,7 +797,8 @@ fn verdict(id: &str, rows: &[Row]) -> String {
                 .collect();
             let worst = paper.iter().map(|r| r.error).fold(0.0, f64::max);
             format!(
-                "{same} of {} rows equal the paper's a^ at 2 dp (worst |a* - a^| {worst:.1e}); paper-strategy queries {} (paper: 120, 120, 200, 200); other strategies: {}",
+                "{}: {same} of {} rows equal the paper's a^ at 2 dp (worst |a* - a^| {worst:.1e}); paper-strategy queries {} (paper: 120, 120, 200, 200); other strategies: {}",
+                if same == paper.len() { "matches" } else { "differs" },
                 paper.len(),
                 counts.join(", "),
                 others.join(", ")
@@ -822,7 +823,10 @@ fn verdict(id: &str, rows: &[Row]) -> String {
                     }
                 })
                 .collect();
-            parts.join("; ")
+            format!(
+                "measured (the paper plots this, no numbers): {}",
+                parts.join("; ")
+            )
         }
         "004-noise" => {
             let mut by = std::collections::BTreeMap::new();
@@ -836,20 +840,26 @@ fn verdict(id: &str, rows: &[Row]) -> String {
                 .iter()
                 .map(|(k, v)| format!("{k}: {:.1} (/kappa {:.1})", v.0, v.1))
                 .collect();
-            format!("observed constants {}", list.join("; "))
+            format!(
+                "measured (the paper states no constant): observed constants {}",
+                list.join("; ")
+            )
         }
-        "004-speed" | "004-scaling" => rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "{} [{}]: {:.3} s",
-                    r.row,
-                    r.search,
-                    r.seconds.unwrap_or(0.0)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; "),
+        "004-speed" | "004-scaling" => {
+            "measured (the times of both, taken here; see the table): ".to_string()
+                + &rows
+                    .iter()
+                    .map(|r| {
+                        format!(
+                            "{} [{}]: {:.3} s",
+                            r.row,
+                            r.search,
+                            r.seconds.unwrap_or(0.0)
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+        }
         _ => String::new(),
     }
 }

@@ -898,21 +898,23 @@ pub fn summary(sections: &[Section]) -> String {
     out
 }
 
-/// The closing line: how many verdicts begin with a verdict word
-/// ("matches", "holds", "differs", "within" an allowance), and how many
-/// only report what was measured (constants, counts, times) with no word
-/// saying how it compares with the paper.
+/// The closing line: how many verdicts match the paper ("matches", "holds",
+/// "within" an allowance), how many differ ("differs", "exceeded", "exceeds"),
+/// and how many have no paper number to compare ("measured"); a verdict
+/// with none of these words is counted apart, so a new job without one shows.
 pub fn verdict_count(sections: &[Section]) -> String {
-    let words = [
-        ("matches", "matches"),
-        ("holds", "holds"),
-        ("differs", "differs"),
-        ("within", "within the allowance"),
+    let words: [(&[&str], &str); 3] = [
+        (&["matches", "holds", "within"], "match"),
+        (&["differs", "exceeded", "exceeds"], "differ"),
+        (&["measured"], "have no paper number"),
     ];
     let mut counts = vec![0usize; words.len()];
     let mut unworded = 0;
     for s in sections {
-        match words.iter().position(|(w, _)| s.verdict.starts_with(w)) {
+        match words
+            .iter()
+            .position(|(w, _)| w.iter().any(|w| s.verdict.starts_with(w)))
+        {
             Some(i) => counts[i] += 1,
             None => unworded += 1,
         }
@@ -920,12 +922,11 @@ pub fn verdict_count(sections: &[Section]) -> String {
     let mut parts: Vec<String> = words
         .iter()
         .zip(&counts)
-        .filter(|(_, n)| **n > 0)
-        .map(|((_, name), n)| format!("{name} {n}"))
+        .map(|((_, name), n)| format!("{n} {name}"))
         .collect();
     if unworded > 0 {
         parts.push(format!(
-            "measurements with no verdict word {unworded} (read their lines)"
+            "{unworded} without a verdict word (read their lines)"
         ));
     }
     format!("verdicts of {} jobs: {}", sections.len(), parts.join(", "))

@@ -502,7 +502,12 @@ fn table2_verdict(rows: &[Row]) -> String {
         .filter(|r| r.note.contains("differs from"))
         .count();
     format!(
-        "sigma within the paper's + 0.02 on {within} of {} labelled rows; argmax moves in {moved} (the paper: 2 of 6)",
+        "{}: sigma within the paper's + 0.02 on {within} of {} labelled rows; argmax moves in {moved} (the paper: 2 of 6)",
+        if within == labelled.len() {
+            "matches"
+        } else {
+            "differs"
+        },
         labelled.len()
     )
 }
@@ -678,7 +683,7 @@ fn figure3_verdict(rows: &[Row]) -> String {
     let vmax = vehicle.iter().copied().fold(0.0, f64::max);
     let w12 = wine.get(8).copied().unwrap_or(f64::NAN);
     format!(
-        "Vehicle (full) peaks at {vmax:.2} over omega (the paper's axis stops at 0.7); the wine substitute (full) reaches {w12:.2} at omega = 0.12 (SensIT in the paper: 1.0)"
+        "differs: Vehicle (full) peaks at {vmax:.2} over omega (the paper's axis stops at 0.7); the wine substitute (full) reaches {w12:.2} at omega = 0.12 (SensIT in the paper: 1.0)"
     )
 }
 
@@ -869,7 +874,10 @@ fn figure5_verdict(rows: &[Row]) -> String {
     if missing > 0 {
         claims.push(format!("{missing} rows without a result"));
     }
-    claims.join(". ")
+    format!(
+        "measured against the paper's three claims, which give no numbers (read each): {}",
+        claims.join(". ")
+    )
 }
 
 /// 000 Table 3's paper values (NDCG / τ, medians): adult and default.
@@ -1143,7 +1151,19 @@ fn table3_000_verdict(rows: &[Row]) -> String {
             )
         })
         .collect();
-    let mut out = done.join("; ");
+    let far = rows
+        .iter()
+        .filter(|r| !r.elicited.is_empty() && !r.paper.is_empty())
+        .any(|r| (r.elicited[3] - r.paper[1]).abs() > 0.05);
+    let mut out = format!(
+        "{}: {}",
+        if far {
+            "differs (median tau more than 0.05 from the paper's in places)"
+        } else {
+            "matches (every median tau within 0.05 of the paper's)"
+        },
+        done.join("; ")
+    );
     if missing > 0 {
         out.push_str(&format!("; {missing} rows without a result"));
     }
