@@ -1139,6 +1139,35 @@ fn degenerate_epsilons_are_refused_or_warned_about() {
     // ... and only that: answers crossing within rounding are not reported
     // as contradictions, nor rounding's width as a plateau.
     assert!(causes(&v).iter().all(|c| c == "resolution"), "{v}");
+    // reference = "auto" at that ε, with faces at a vertex searched once
+    // more: the population-only bisection that picks the second face stops
+    // at the working precision (it looped for ever before).
+    let auto = "procedure = \"dlpm\"\nepsilon = 1e-300\n[population]\nkind = \"synthetic-002\"\np = [1.0, 2.0, 3.5, 5.0, 8.0]\n[oracle]\nkind = \"simulated\"\nmetric = [0.0869, 0.0941, 0.3889, 0.3622, 0.0679]\n";
+    let path = tmp("fine-auto.toml");
+    std::fs::write(&path, auto).unwrap();
+    let mut child = elicit()
+        .arg("run")
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("dlpm auto at eps = 1e-300 did not finish in 120 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(causes(&v).iter().all(|c| c == "resolution"), "{v}");
+    let faces = v["consistent"]["faces"].as_array().unwrap();
+    assert!(
+        faces.iter().any(|f| f["used"] == false),
+        "a second search: {v}"
+    );
+    assert!(v["error"].as_f64().unwrap() < 1e-6, "{v}");
     let dlpm = "procedure = \"dlpm\"\nepsilon = 1e-300\n[population]\nkind = \"synthetic-002\"\np = [1.0, 2.0, 3.0]\nscores = \"softmax\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.2, 0.3, 0.5]\n";
     let v = json(&run_spec("fine-dlpm.toml", dlpm));
     assert!(

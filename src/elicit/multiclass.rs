@@ -234,7 +234,9 @@ impl<T: Scalar> Elicitation<T> for Dlpm<T> {
         elicit_dlpm(self.population.as_ref(), oracle, &self.settings)
     }
 
-    /// One search of [0, 1] per face (k − 1 faces).
+    /// One search of [0, 1] per face (k − 1 faces). With
+    /// [`Reference::Auto`] a face at a vertex costs one more search, so a
+    /// run may take up to twice this.
     fn expected_queries(&self) -> Option<usize> {
         crate::search::expected_queries(self.settings.strategy, &T::int(1), &self.settings.eps)
             .map(|n| n * (self.population.classes() - 1))

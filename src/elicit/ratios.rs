@@ -31,7 +31,7 @@ pub enum Reference {
     /// 0): spaces (r, i) for every i ≠ r, âᵢ = (1 − m̂)/m̂ relative to
     /// â_r = 1.
     Class(usize),
-    /// The largest weight found along the way, at no extra query: spaces
+    /// The largest weight found along the way: spaces
     /// are searched against the current reference r; when a space says
     /// aᵢ > a_r (m̂ < ½) and i may lead ([`PairSpace::can_lead`]: a class),
     /// i becomes the reference and the ratios found so far are rescaled by
@@ -105,9 +105,9 @@ pub struct FaceSearch<T: Scalar> {
     /// Why the search stopped.
     pub stop: Stop,
     /// Whether the estimate uses it. With [`Reference::Auto`] a space
-    /// (r, i) whose optimum is at a vertex is searched again through other
-    /// weights found so far; the first that identifies aᵢ is used, the
-    /// others stay on record unused.
+    /// (r, i) whose optimum is at a vertex is searched once more through
+    /// another weight found so far; if that search identifies aᵢ it is
+    /// used and the first stays on record unused, else the reverse.
     pub used: bool,
 }
 
@@ -175,6 +175,29 @@ impl<T: Scalar> Ratio<T> {
         Ratio {
             lo: lo.clone() / (one.clone() - lo.clone()),
             hi: (*hi < one).then(|| hi.clone() / (one - hi.clone())),
+        }
+    }
+
+    /// The values both intervals allow; `None` when they do not meet.
+    fn intersect(&self, other: &Ratio<T>) -> Option<Self> {
+        let lo = self.lo.clone().max(other.lo.clone());
+        let hi = match (&self.hi, &other.hi) {
+            (Some(a), Some(b)) => Some(a.clone().min(b.clone())),
+            (Some(a), None) | (None, Some(a)) => Some(a.clone()),
+            (None, None) => None,
+        };
+        match &hi {
+            Some(h) if *h < lo => None,
+            _ => Some(Ratio { lo, hi }),
+        }
+    }
+
+    /// `x` moved into the interval.
+    fn clamp(&self, x: T) -> T {
+        let x = x.max(self.lo.clone());
+        match &self.hi {
+            Some(h) => x.min(h.clone()),
+            None => x,
         }
     }
 
@@ -301,11 +324,19 @@ where
     let mut faces = Vec::with_capacity(k - 1);
     let mut unidentified_faces = Vec::new();
     let mut warnings = Vec::new();
+    // Whether a weight's ratio to the reference is known to ε (its search
+    // neither at a vertex nor wider than ε).
+    let mut determined = vec![false; k];
+    determined[r] = true;
     let order: Vec<usize> = (0..k).filter(|i| *i != r).collect();
     for i in order {
         let mut found = search_pair(space, oracle, &how, queries, (r, i))?;
         queries += found.face.queries;
+        resolution_stops += note_resolution(&mut found, &mut warnings);
         let (mut via, mut pushed) = (r, false);
+        // The first search's bound on aᵢ/a_r, kept when aᵢ is found
+        // through another weight.
+        let first_bound = Ratio::complement_over(&found.clo, &found.chi);
         if auto && found.vertex {
             // The space (r, i) has the optimum at a vertex: aᵢ/a_r is only
             // bounded there, within `bound`. Another weight j already found
@@ -315,9 +346,10 @@ where
             // scale) is searched, once. (Measured on the 002 §6.1
             // populations: trying further weights after a failed one never
             // identified another metric, and cost about 10 % more queries.)
-            let bound = Ratio::complement_over(&found.clo, &found.chi);
+            let bound = first_bound.clone();
             let mut candidates: Vec<(usize, T)> = Vec::new();
-            for j in (0..k).filter(|j| *j != r && *j != i && space.can_lead(*j)) {
+            // Only weights that are themselves determined to ε serve.
+            for j in (0..k).filter(|j| *j != r && *j != i && determined[*j] && space.can_lead(*j)) {
                 let Some(wj) = w[j].clone() else { continue };
                 let Some((lo, hi)) = identified_ratios(space, (j, i), eps)? else {
                     continue;
@@ -338,30 +370,26 @@ where
                 }
             }
             candidates.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
-            let mut tried = Vec::with_capacity(1);
-            for (j, _) in candidates.into_iter().take(1) {
+            if let Some((j, _)) = candidates.first() {
+                let j = *j;
                 let mut other = search_pair(space, oracle, &how, queries, (j, i))?;
                 queries += other.face.queries;
+                resolution_stops += note_resolution(&mut other, &mut warnings);
                 if other.vertex {
+                    // Not identified through j either: the first search
+                    // stands, the second on record after it, unused.
                     other.face.used = false;
-                    tried.push(other.face);
+                    faces.push(found.face.clone());
+                    faces.push(other.face);
+                    pushed = true;
                 } else {
-                    // Identified through j: the searches of (r, i) and of
-                    // the candidates before j stay on record, unused.
+                    // Identified through j: the search of (r, i) stays on
+                    // record, unused.
                     let mut first = std::mem::replace(&mut found, other);
                     first.face.used = false;
                     faces.push(first.face);
-                    faces.append(&mut tried);
                     via = j;
-                    break;
                 }
-            }
-            if via == r && !tried.is_empty() {
-                // No other weight identifies it: the first search stands,
-                // the others on record after it.
-                faces.push(found.face.clone());
-                faces.append(&mut tried);
-                pushed = true;
             }
         }
         let Searched {
@@ -375,10 +403,8 @@ where
         if vertex {
             unidentified_faces.push(i);
         }
-        if let Some(warning) = resolution {
-            resolution_stops += 1;
-            warnings.push(warning);
-        }
+        debug_assert!(resolution.is_none());
+        determined[i] = !vertex && warning.is_none();
         warnings.extend(warning);
         let m = face.m.clone();
         if via == r {
@@ -402,13 +428,19 @@ where
                 ranges[via].clone().unwrap_or_else(Ratio::one),
             );
             let wi = wj * (one.clone() - m.clone()) / m.clone();
-            let ri = rj.times(&Ratio::complement_over(&clo, &chi));
+            // Both searches bound aᵢ/a_r: keep what both allow (and the
+            // estimate inside it).
+            let through = rj.times(&Ratio::complement_over(&clo, &chi));
+            let ri = through.intersect(&first_bound).unwrap_or(through);
+            let wi = ri.clamp(wi);
             if wi > one && space.can_lead(i) {
                 // aᵢ > a_r: i becomes the reference.
                 let odds = one.clone() / wi;
                 rescale(&mut w, &mut ranges, &odds, &ri.recip());
                 w[i] = Some(one.clone());
                 ranges[i] = Some(Ratio::one());
+                // aⱼ/aᵢ = m/(1 − m) on the space (j, i) itself.
+                ranges[via] = Some(Ratio::odds_over(&clo, &chi));
                 r = i;
             } else {
                 w[i] = Some(wi);
@@ -439,6 +471,17 @@ where
         unidentified_faces,
         warnings,
     })
+}
+
+/// Moves a search's resolution warning into `warnings`; 1 if there was one.
+fn note_resolution<T: Scalar>(found: &mut Searched<T>, warnings: &mut Vec<Warning>) -> usize {
+    match found.resolution.take() {
+        Some(w) => {
+            warnings.push(w);
+            1
+        }
+        None => 0,
+    }
 }
 
 /// Multiplies every weight found so far by `odds` and its range by
@@ -484,6 +527,10 @@ where
         let (mut inside, mut outside) = (at, from);
         while (outside.clone() - inside.clone()).abs() > step {
             let mid = (inside.clone() + outside.clone()) * half.clone();
+            // At the working precision's resolution the halving stops.
+            if mid == inside || mid == outside {
+                break;
+            }
             if side(&space.point(r, i, &mid)?) {
                 inside = mid;
             } else {

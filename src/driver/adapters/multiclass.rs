@@ -171,16 +171,19 @@ impl<T: Scalar> DlpmAdapter<T> {
     /// The weights reported for an estimate: â, or, when a search the
     /// estimate uses left its consistent interval of m wider than ε (a
     /// vertex optimum, a plateau, "can't tell" answers, a reference too
-    /// small), the centre of the box of weights consistent with the answers
-    /// (each weight's interval's midpoint, ℓ1-normalized) rather than the
-    /// point at its edge where the searches happened to stop. The result
-    /// lists those faces under `undetermined`. The algorithm's own estimate
-    /// (what the reproductions use) is unchanged.
+    /// small), the centre of the box that holds every metric consistent
+    /// with the answers (each weight's interval's midpoint, ℓ1-normalized;
+    /// an outer box, so the centre need not satisfy every answer itself)
+    /// rather than the point at its edge where the searches happened to
+    /// stop. The result lists those faces under `undetermined` (the same
+    /// tolerance decides both). The algorithm's own estimate (what the
+    /// reproductions use) is unchanged.
     fn reported(&self, est: &DlpmEstimate<T>) -> DVector<T> {
         let eps = self.0.settings().eps.get().clone();
+        let limit = eps * (T::int(1) + crate::prec::ulps::<T>(64));
         let wide = est.faces.iter().filter(|f| f.used).any(|f| {
             f.stop != crate::search::Stop::Resolution
-                && f.consistent.width().is_some_and(|w| w > eps)
+                && f.consistent.width().is_some_and(|w| w > limit)
         });
         if !wide {
             return est.a.clone();
