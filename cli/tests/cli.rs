@@ -556,6 +556,70 @@ fn an_undetermined_dlpm_reports_the_centre_of_its_consistent_box() {
     }
 }
 
+/// Issue 29, item 3, for LPME: a person who answers "can't tell" to every
+/// question leaves every angle anywhere in its range. The result says so
+/// (exit 3, `plateau` under `undetermined`) and reports the metric at the
+/// centre of each angle's consistent interval, not where the searches
+/// stopped.
+#[test]
+fn an_undetermined_lpme_reports_the_centre_of_its_angles() {
+    let spec = tmp("lpme-ties.toml");
+    std::fs::write(
+        &spec,
+        "procedure = \"lpme\"\nepsilon = 0.05\nsearch = \"golden\"\n[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]\n[oracle]\nkind = \"person\"\n",
+    )
+    .unwrap();
+    let file = tmp("lpme-ties.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let out = ask(&spec, &file, &"=\n".repeat(400));
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert!(
+        v["undetermined"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|u| u.as_str().unwrap().starts_with("plateau: ")),
+        "{v}"
+    );
+    // mu(theta) at the midpoints of the consistent angle intervals.
+    let theta: Vec<f64> = v["consistent"]["angles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b[0].as_f64().unwrap() + b[1].as_f64().unwrap()) / 2.0)
+        .collect();
+    let mut centre = Vec::new();
+    let mut sines = 1.0;
+    for t in &theta {
+        centre.push(sines * t.cos());
+        sines *= t.sin();
+    }
+    centre.push(sines);
+    let elicited: Vec<f64> = v["elicited"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert!(
+        v["in_words"]
+            .as_str()
+            .unwrap()
+            .starts_with("undetermined (plateau): "),
+        "each cause named once: {v}"
+    );
+    assert_eq!(elicited.len(), 6, "{v}");
+    for (i, (e, c)) in elicited.iter().zip(&centre).enumerate() {
+        assert!((e - c).abs() < 1e-9, "{i}: {e} against {c}: {v}");
+    }
+}
+
 /// `ask` on a real dataset (issue 13): the questions show the held-out
 /// classifiers' rates from the fitted η̂, and the session ends with the
 /// procedure's result and its consistent set.

@@ -868,13 +868,17 @@ pub(crate) fn assemble<T: Scalar, P: Adapter<T>, O>(
     let words = if undetermined.is_empty() {
         report.words
     } else {
+        // Each cause once, in the order first met.
+        let mut causes: Vec<&str> = Vec::new();
+        for u in &undetermined {
+            let cause = u.split(':').next().unwrap_or_default();
+            if !causes.contains(&cause) {
+                causes.push(cause);
+            }
+        }
         format!(
             "undetermined ({}): {} is only one of the metrics the answers allow",
-            undetermined
-                .iter()
-                .map(|u| u.split(':').next().unwrap_or_default())
-                .collect::<Vec<_>>()
-                .join(", "),
+            causes.join(", "),
             report.words
         )
     };

@@ -204,6 +204,11 @@ pub struct LpmeEstimate<T: Scalar> {
     pub consistent: Vec<Consistent<T>>,
     /// Ties among all answers.
     pub ties: usize,
+    /// For each angle, whether its consistent interval is wider than ε
+    /// though its search did not stop at the working precision (a plateau:
+    /// ties, "can't tell" answers); each such angle has a `plateau`
+    /// warning.
+    pub wide: Vec<bool>,
     /// Why the consistent set is wider than ε, where it is.
     pub warnings: Vec<Warning>,
 }
@@ -562,6 +567,7 @@ where
         })
         .collect();
     let slack = settings.eps.get().clone() * (T::int(1) + crate::prec::ulps::<T>(64));
+    let mut wide = vec![false; q - 1];
     for (j, c) in consistent.iter().enumerate() {
         match c {
             Consistent::Contradictory { above, below } => warnings.push(Warning::new(
@@ -576,6 +582,7 @@ where
             Consistent::Interval { lo, hi }
                 if !at_resolution[j] && hi.clone() - lo.clone() > slack =>
             {
+                wide[j] = true;
                 warnings.push(Warning::new(
                     Cause::Plateau,
                     format!(
@@ -608,6 +615,7 @@ where
         cycles,
         consistent,
         ties,
+        wide,
         warnings,
     })
 }

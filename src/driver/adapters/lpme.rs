@@ -15,7 +15,7 @@ use crate::driver::view;
 use crate::elicit::lpme::{AngleOrder, Lpme, LpmeEstimate, LpmeSettings, Orthant};
 use crate::elicit::Search;
 use crate::error::{Error, Result};
-use crate::geometry::sphere::Sign;
+use crate::geometry::sphere::{unit_from_angles, Sign};
 use crate::metric::Linear;
 use crate::scalar::Scalar;
 use crate::search::Strategy;
@@ -103,6 +103,34 @@ impl<T: Scalar> SphereSpace<T> {
         Ok(Linear(v / norm))
     }
 
+    /// The unit metric reported for an estimate: â, or, when an angle's
+    /// search left its consistent interval wider than ε (a plateau: ties,
+    /// "can't tell" answers), the metric at the centre of that interval
+    /// (the other angles at their estimates) rather than the point at its
+    /// edge where the search happened to stop. The result lists those
+    /// angles under `undetermined` (their `plateau` warnings). The
+    /// algorithm's own estimate (what the reproductions use) is unchanged.
+    pub fn reported(&self, est: &LpmeEstimate<T>) -> DVector<T> {
+        if !est.wide.iter().any(|w| *w) || est.theta.len() != est.wide.len() {
+            return est.a.clone();
+        }
+        let theta: Vec<T> = est
+            .theta
+            .iter()
+            .zip(&est.wide)
+            .zip(&est.consistent)
+            .map(|((t, wide), c)| {
+                if *wide {
+                    let (lo, hi) = c.bounds();
+                    (lo + hi) / T::int(2)
+                } else {
+                    t.clone()
+                }
+            })
+            .collect();
+        unit_from_angles(&theta)
+    }
+
     /// The report on a unit linear metric.
     pub fn report(&self, est: &LpmeEstimate<T>, truth: Option<&Linear<T>>) -> Report {
         let name = |i: usize| match self.classes {
@@ -121,10 +149,11 @@ impl<T: Scalar> SphereSpace<T> {
                 json!([lo.to_f64_lossy(), hi.to_f64_lossy()])
             })
             .collect();
+        let a = self.reported(est);
         let mut report = Report {
-            elicited: lossy_list(est.a.iter()),
-            elicited_exact: exact_list(est.a.iter()),
-            words: linear_words(est.a.iter().enumerate().map(|(i, w)| (name(i), w))),
+            elicited: lossy_list(a.iter()),
+            elicited_exact: exact_list(a.iter()),
+            words: linear_words(a.iter().enumerate().map(|(i, w)| (name(i), w))),
             consistent: json!({ "angles": angles }),
             warnings: est.warnings.clone(),
             ..Report::default()
@@ -138,7 +167,7 @@ impl<T: Scalar> SphereSpace<T> {
             .insert("cycles_run".into(), json!(est.cycles));
         if let Some(Linear(t)) = truth {
             report.truth = Some(lossy_list(t.iter()));
-            report.error = Some((t - &est.a).amax().to_f64_lossy());
+            report.error = Some((t - &a).amax().to_f64_lossy());
         }
         report
     }
@@ -154,7 +183,7 @@ impl<T: Scalar> SphereSpace<T> {
     /// The costs of the k × k mistakes in words (or the weights of the
     /// coordinates).
     pub fn summary(&self, est: &LpmeEstimate<T>, names: &Names) -> Summary {
-        let a: Vec<f64> = f64s(est.a.iter());
+        let a: Vec<f64> = f64s(self.reported(est).iter());
         let name = |i: usize| match self.classes {
             Some(k) => {
                 let (row, col) = (i / (k - 1), i % (k - 1));
@@ -208,7 +237,16 @@ impl<T: Scalar> SphereSpace<T> {
             .filter_map(|(j, c)| {
                 let (lo, hi) = c.bounds();
                 let (lo, hi) = (lo.to_f64_lossy(), hi.to_f64_lossy());
-                (lo > hi).then(|| format!("Answers about angle {} contradict each other.", j + 1))
+                if lo > hi {
+                    Some(format!("Answers about angle {} contradict each other.", j + 1))
+                } else if est.wide.get(j).copied().unwrap_or(false) {
+                    Some(format!(
+                        "Your answers leave angle {} of the metric anywhere in [{lo:.3}, {hi:.3}] rad; the sentence is the middle of it.",
+                        j + 1
+                    ))
+                } else {
+                    None
+                }
             })
             .collect();
         Summary {
@@ -293,7 +331,7 @@ macro_rules! sphere_adapter_items {
         }
 
         fn elicited_metric(&self, est: &LpmeEstimate<T>) -> Option<Linear<T>> {
-            Some(Linear(est.a.clone()))
+            Some(Linear(self.0.reported(est)))
         }
 
         fn summary(&self, est: &LpmeEstimate<T>, names: &Names) -> Option<Summary> {
