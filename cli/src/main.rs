@@ -195,7 +195,32 @@ enum Outcome {
     Undetermined,
 }
 
+/// The library's progress records (the `log` facade, level info and
+/// above, targets under `metric_elicitation`) on stderr, one line each:
+/// a long search (the sphere search on a large dataset) says how far it
+/// is.
+struct Progress;
+
+impl log::Log for Progress {
+    fn enabled(&self, metadata: &log::Metadata) -> bool {
+        metadata.level() <= log::Level::Info && metadata.target().starts_with("metric_elicitation")
+    }
+
+    fn log(&self, record: &log::Record) {
+        if self.enabled(record.metadata()) {
+            say!("{}", record.args());
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+static PROGRESS: Progress = Progress;
+
 fn main() -> ExitCode {
+    if log::set_logger(&PROGRESS).is_ok() {
+        log::set_max_level(log::LevelFilter::Info);
+    }
     let args = Args::parse();
     match run(args.command) {
         Ok(Outcome::Done) => ExitCode::SUCCESS,

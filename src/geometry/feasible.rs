@@ -35,6 +35,8 @@
 
 use crate::error::{Error, Result};
 use crate::geometry::sphere::Sphere;
+#[allow(unused_imports)]
+use crate::par::*;
 use crate::prec;
 use crate::scalar::Scalar;
 use nalgebra::{DMatrix, DVector};
@@ -48,6 +50,54 @@ pub const GAP: f64 = 1e-7;
 
 /// At most this many columns per extent.
 pub const MAX_COLUMNS: usize = 200;
+
+/// Progress of the sphere search's linear programs, reported through the
+/// `log` facade (target `metric_elicitation::sphere`, level info) at most
+/// every [`Progress::EVERY`] and only once a search has run that long, so
+/// a quick search says nothing.
+struct Progress {
+    total: usize,
+    every: std::time::Duration,
+    done: std::sync::atomic::AtomicUsize,
+    start: std::time::Instant,
+    last: std::sync::Mutex<std::time::Instant>,
+}
+
+impl Progress {
+    /// Seconds between two progress records.
+    const EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+    /// `total` programs, a record at most every `every`.
+    fn new(total: usize, every: std::time::Duration) -> Self {
+        let now = std::time::Instant::now();
+        Progress {
+            total,
+            every,
+            done: std::sync::atomic::AtomicUsize::new(0),
+            start: now,
+            last: std::sync::Mutex::new(now),
+        }
+    }
+
+    /// One more program solved.
+    fn tick(&self) {
+        let done = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let Ok(mut last) = self.last.lock() else {
+            return;
+        };
+        if last.elapsed() < self.every {
+            return;
+        }
+        *last = std::time::Instant::now();
+        let elapsed = self.start.elapsed().as_secs_f64();
+        let left = elapsed / done as f64 * (self.total - done) as f64;
+        log::info!(
+            target: "metric_elicitation::sphere",
+            "finding the query sphere in the feasible rates: {done} of {} linear programs solved in {elapsed:.0} s, about {left:.0} s left",
+            self.total
+        );
+    }
+}
 
 /// Which statistic the query space holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -332,6 +382,7 @@ impl<T: Scalar> FeasibleSet<T> {
             columns.iter().map(|h| self.rates_f64(g, h)).collect();
         let mut upper = f64::INFINITY;
         let mut converged = false;
+        let mut prices = Vec::new();
         // Stop when h_ℓ does not beat μ, or when the dual bound is within
         // GAP of the restricted value (expected rates of a large sample have
         // very many vertices and Kelley's cutting planes close the last
@@ -339,6 +390,7 @@ impl<T: Scalar> FeasibleSet<T> {
         while columns.len() < MAX_COLUMNS {
             let (ell, mu, value) = restricted_dual(&vertex_rates, &o, axis, sign)?;
             let (sigma, h) = self.support(g, &ell);
+            prices.clone_from(&ell);
             upper = upper.min(sigma - dot(&ell, &o));
             if sigma <= mu + 1e-12 * (1.0 + mu.abs()) || upper - value <= GAP {
                 converged = true;
@@ -363,6 +415,7 @@ impl<T: Scalar> FeasibleSet<T> {
             converged,
             mixture,
             columns: columns.len(),
+            prices,
         })
     }
 
@@ -420,6 +473,87 @@ impl<T: Scalar> FeasibleSet<T> {
             .collect())
     }
 
+    /// The error when no sphere fits: the axis (i, j) whose extent is 0,
+    /// the group and direction that leave no room, the two classes' masses
+    /// (held-out rows, for labelled rates) and what to do.
+    fn no_room<'a>(&self, axis: usize, extent: impl Fn(usize, bool) -> &'a Extent<T>) -> Error
+    where
+        T: 'a,
+    {
+        let (i, j) = offdiag_pair(self.k, axis);
+        let culprit = (0..self.groups())
+            .flat_map(|g| [(g, true), (g, false)])
+            .find(|(g, positive)| extent(*g, *positive).c <= T::int(0));
+        let (g, positive) = culprit.unwrap_or((0, true));
+        // The classes whose rates the certificate ties to this one: the
+        // other axes the dual prices weigh at least half as much.
+        let prices = &extent(g, positive).prices;
+        let mut tied: Vec<usize> = (0..prices.len())
+            .filter(|&a| a != axis && prices[a].abs() >= 0.5)
+            .map(|a| offdiag_pair(self.k, a).0)
+            .filter(|&c| c != i)
+            .collect();
+        tied.sort_unstable();
+        tied.dedup();
+        let rows = &self.groups[g];
+        let mass = |c: usize| -> f64 { rows.mass.iter().skip(c).step_by(self.k).sum() };
+        let mut classes = vec![i];
+        classes.extend(tied.iter().copied());
+        let weights: Vec<String> = classes
+            .iter()
+            .map(|&c| format!("class {} {:.0}", c + 1, mass(c)))
+            .collect();
+        let smallest = classes
+            .iter()
+            .copied()
+            .min_by(|a, b| mass(*a).total_cmp(&mass(*b)))
+            .unwrap_or(i);
+        let tied_words = if tied.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " without moving class {}'s rates with it (to the scores their rows look alike)",
+                tied.iter()
+                    .map(|c| (c + 1).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let advice = if tied.is_empty() {
+            format!(
+                "merge class {} with a similar class (`bins`) or drop its rows",
+                smallest + 1
+            )
+        } else {
+            format!(
+                "merge class {} with class {} (`bins`) or drop class {}'s rows",
+                i + 1,
+                tied.iter()
+                    .map(|c| (c + 1).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" and class "),
+                smallest + 1
+            )
+        };
+        Error::invalid(
+            "population",
+            format!(
+                "no query sphere fits: the classifiers built from the scores cannot {} P(h = class {} | Y = class {}) about the uniform classifier{}{} (rows by class: {}); {}, and run again",
+                if positive { "raise" } else { "lower" },
+                j + 1,
+                i + 1,
+                if self.groups() > 1 {
+                    format!(" in group {}", g + 1)
+                } else {
+                    String::new()
+                },
+                tied_words,
+                weights.join(", "),
+                advice
+            ),
+        )
+    }
+
     /// The rates of a mixture of deterministic classifiers of group g.
     ///
     /// # Errors
@@ -443,14 +577,19 @@ impl<T: Scalar> FeasibleSet<T> {
     pub fn find_sphere(&self, samples: usize, seed: u64) -> Result<FoundSphere<T>> {
         let q = self.dim();
         let m = self.groups();
-        let mut extents = Vec::with_capacity(2 * q * m);
-        for g in 0..m {
-            for axis in 0..q {
-                for positive in [true, false] {
-                    extents.push(self.extent(g, axis, positive)?);
-                }
-            }
-        }
+        // 2·q·m linear programs, independent of each other: in parallel
+        // with the `rayon` feature (collected in order: the same bits).
+        let total = 2 * q * m;
+        let progress = Progress::new(total, Progress::EVERY);
+        let extents: Vec<Extent<T>> = (0..total)
+            .into_par_iter()
+            .map(|n| {
+                let (g, axis, positive) = (n / (2 * q), (n / 2) % q, n % 2 == 0);
+                let extent = self.extent(g, axis, positive);
+                progress.tick();
+                extent
+            })
+            .collect::<Result<_>>()?;
         let find = |g: usize, axis: usize, positive: bool| {
             &extents[(g * q + axis) * 2 + usize::from(!positive)]
         };
@@ -470,15 +609,14 @@ impl<T: Scalar> FeasibleSet<T> {
             .map(|(p, n)| p.clone().min(n.clone()))
             .collect();
         if let Some(axis) = c.iter().position(|v| *v <= T::int(0)) {
-            let (i, j) = offdiag_pair(self.k, axis);
-            return Err(Error::invalid(
-                "population",
-                format!(
-                    "the feasible rates have no room about o along ({}, {}): no sphere fits",
-                    i + 1,
-                    j + 1
-                ),
-            ));
+            return Err(self.no_room(axis, |g, positive| find(g, axis, positive)));
+        }
+        if progress.start.elapsed() >= progress.every {
+            log::info!(
+                target: "metric_elicitation::sphere",
+                "solved all {total} linear programs in {:.0} s; certifying the sphere on {samples} points",
+                progress.start.elapsed().as_secs_f64()
+            );
         }
         let inverse_squares = c
             .iter()
@@ -657,6 +795,11 @@ pub struct Extent<T> {
     pub mixture: Vec<(T, Vec<usize>)>,
     /// Columns generated.
     pub columns: usize,
+    /// The last prices ℓ of the restricted dual (f64, one per axis, 1 on
+    /// this axis with its sign): where the extent is 0 they certify it, and
+    /// the other axes they weigh are the rates that cannot stay put while
+    /// this one moves.
+    pub prices: Vec<f64>,
 }
 
 /// The realized rates of sampled points of S_ρ against the points.
@@ -844,5 +987,100 @@ impl<T: Scalar> crate::population::DatasetPopulation<T> {
     ) -> Result<FoundSphere<T>> {
         self.feasible(normalization, by_group)?
             .find_sphere(samples, seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// The log records of this test binary.
+    static RECORDS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+    struct Capture;
+    impl log::Log for Capture {
+        fn enabled(&self, _: &log::Metadata) -> bool {
+            true
+        }
+        fn log(&self, record: &log::Record) {
+            if let Ok(mut r) = RECORDS.lock() {
+                r.push(format!("{}: {}", record.target(), record.args()));
+            }
+        }
+        fn flush(&self) {}
+    }
+    static CAPTURE: Capture = Capture;
+
+    #[test]
+    fn progress_says_how_many_programs_are_solved() {
+        if log::set_logger(&CAPTURE).is_ok() {
+            log::set_max_level(log::LevelFilter::Info);
+        }
+        let progress = Progress::new(3, std::time::Duration::ZERO);
+        for _ in 0..3 {
+            progress.tick();
+        }
+        let records = RECORDS.lock().unwrap();
+        assert!(
+            records
+                .iter()
+                .any(|r| r.starts_with("metric_elicitation::sphere: ")
+                    && r.contains("3 of 3 linear programs solved")),
+            "{records:?}"
+        );
+        // A quick search says nothing: no record before `every` has passed.
+        drop(records);
+        let quiet = Progress::new(2, std::time::Duration::from_secs(3600));
+        quiet.tick();
+        assert!(!RECORDS
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|r| r.contains("of 2 linear programs")));
+    }
+
+    /// Class 3's rows are class 1's twins (the same scores): every
+    /// classifier built from the scores labels them alike, so no rate of
+    /// class 3 moves without class 1's and no sphere fits. The error says
+    /// which classes and what to do.
+    #[test]
+    fn twin_classes_leave_no_room_and_the_error_says_what_to_do() {
+        let k = 3;
+        let mut scores = Vec::new();
+        let mut mass = Vec::new();
+        for r in 0..12 {
+            let t = f64::from(r) / 11.0;
+            let s = [0.6 - 0.4 * t, 0.1 + 0.2 * t, 0.3 + 0.2 * t];
+            // class 1, its twin in class 3, and a class 2 row.
+            for (label, row) in [
+                (0, s),
+                (2, s),
+                (1, [0.1 + 0.1 * t, 0.8 - 0.2 * t, 0.1 + 0.1 * t]),
+            ] {
+                scores.extend_from_slice(&row);
+                let mut m = [0.0; 3];
+                m[label] = 1.0;
+                mass.extend_from_slice(&m);
+            }
+        }
+        let groups = vec![0; scores.len() / k];
+        let set =
+            FeasibleSet::<f64>::new(k, &scores, &mass, &groups, Normalization::Rates).unwrap();
+        let err = set
+            .find_sphere(8, 1)
+            .map(|f| *f.sphere.radius())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no query sphere fits"), "{err}");
+        assert!(
+            err.contains("Y = class 1") || err.contains("Y = class 3"),
+            "{err}"
+        );
+        assert!(
+            err.contains("without moving class 3's rates")
+                && err.contains("merge class 1 with class 3 (`bins`)"),
+            "{err}"
+        );
     }
 }
