@@ -285,6 +285,8 @@ pub(crate) fn fig4_figure(section: &Section, path: &Path) -> std::result::Result
     chart
         .configure_mesh()
         .x_desc("iterations (halvings of every search)")
+        .x_labels(plots::integer_labels(0.0, last))
+        .x_label_formatter(&plots::whole)
         .y_desc("||a^ - a*||_1 / dim")
         .draw()
         .map_err(|e| e.to_string())?;
@@ -317,6 +319,8 @@ pub(crate) fn fig4_figure(section: &Section, path: &Path) -> std::result::Result
     chart
         .configure_mesh()
         .x_desc("iterations")
+        .x_labels(plots::integer_labels(0.0, last))
+        .x_label_formatter(&plots::whole)
         .y_desc("weight")
         .draw()
         .map_err(|e| e.to_string())?;

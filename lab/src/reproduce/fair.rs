@@ -728,6 +728,8 @@ fn cell_of(row: &str) -> (usize, usize) {
 /// series per line label with a solid and an optional dashed curve.
 struct Panel {
     title: &'static str,
+    /// What the solid and the dashed curves are, when a panel has both.
+    readings: Option<(&'static str, &'static str)>,
     x_desc: &'static str,
     x_max: f64,
     lines: Vec<Line>,
@@ -762,6 +764,8 @@ fn draw_panels(path: &Path, panels: Vec<Panel>) -> std::result::Result<(), Strin
         chart
             .configure_mesh()
             .x_desc(panel.x_desc)
+            .x_labels(plots::integer_labels(1.5, panel.x_max + 0.5))
+            .x_label_formatter(&plots::whole)
             .y_label_formatter(&|v| format!("{v:.0e}"))
             .draw()
             .map_err(|e| e.to_string())?;
@@ -777,6 +781,9 @@ fn draw_panels(path: &Path, panels: Vec<Panel>) -> std::result::Result<(), Strin
             chart
                 .draw_series(DashedLineSeries::new(dashed, 5, 4, color.into()))
                 .map_err(|e| e.to_string())?;
+        }
+        if let Some((solid, dashed)) = panel.readings {
+            plots::readings_legend(&mut chart, solid, dashed)?;
         }
         chart
             .configure_series_labels()
@@ -817,6 +824,13 @@ pub(crate) fn figure4(section: &Section, path: &Path) -> std::result::Result<(),
     };
     let panel = |title, by_m: bool, solid: usize, dashed: Option<usize>| Panel {
         title,
+        readings: dashed.map(|_| {
+            if by_m {
+                ("Alg. 4 on group 1", "closed form")
+            } else {
+                ("paper delta", "least squares")
+            }
+        }),
         x_desc: if by_m { "groups m" } else { "classes k" },
         x_max: 5.0,
         lines: (2..=5)
@@ -863,6 +877,13 @@ pub(crate) fn thm1_figure(section: &Section, path: &Path) -> std::result::Result
     };
     let panel = |title, solid: usize, dashed: Option<usize>| Panel {
         title,
+        readings: dashed.map(|_| {
+            if solid == 1 {
+                ("paper delta", "least squares")
+            } else {
+                ("Alg. 4 on group 1", "closed form")
+            }
+        }),
         x_desc: "classes k",
         x_max,
         lines: (2..=5)

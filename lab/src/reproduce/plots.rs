@@ -8,6 +8,7 @@ use metric_elicitation::metric::binary::Lfpm;
 use metric_elicitation::oracle::Metric;
 use metric_elicitation::population::LogisticUniform;
 use plotters::coord::CoordTranslate;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -150,9 +151,7 @@ pub(crate) fn thm2_figure(section: &Section, path: &Path) -> Result<(), String> 
             .label(format!(
                 "{eps}: smallest per-trial bound, dashed (each trial is checked against its own)"
             ))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 5, y), (x + 9, y), (x + 16, y)], color)
-            });
+            .legend(move |p| dashed_swatch(p, color));
     }
     legend(&mut chart)?;
     root.present().map_err(|e| e.to_string())
@@ -236,6 +235,8 @@ pub(crate) fn constants_figure(section: &Section, path: &Path) -> Result<(), Str
     chart
         .configure_mesh()
         .x_desc("classes k")
+        .x_labels(integer_labels(1.5, 5.5))
+        .x_label_formatter(&whole)
         .y_desc("constant")
         .draw()
         .map_err(|e| e.to_string())?;
@@ -398,6 +399,28 @@ pub fn canvas(
     Ok(root)
 }
 
+/// How many labels to ask of an axis of whole numbers (classes, groups,
+/// iterations) over `lo..hi`: one more than the integers inside, so the
+/// labels fall on whole numbers (a half-step would need twice as many);
+/// print them with [`whole`].
+pub fn integer_labels(lo: f64, hi: f64) -> usize {
+    let inside = (hi.floor() - lo.ceil()).max(0.0) as usize + 1;
+    inside + 1
+}
+
+/// An axis label of a whole number, without decimals.
+pub fn whole(v: &f64) -> String {
+    format!("{v:.0}")
+}
+
+/// A legend swatch for a dashed series: dashed, like the series.
+pub fn dashed_swatch(
+    (x, y): (i32, i32),
+    color: RGBColor,
+) -> DashedPathElement<std::vec::IntoIter<(i32, i32)>, i32> {
+    DashedPathElement::new(vec![(x, y), (x + 16, y)], 4, 3, color)
+}
+
 /// The series legend, boxed, in the chart's default corner.
 ///
 /// # Errors
@@ -463,7 +486,7 @@ pub(crate) fn real_fig3_figure(section: &Section, path: &Path) -> Result<(), Str
                     chart
                         .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
                         .map_err(|e| e.to_string())?
-                        .label(format!("{share} of rows (expected: dashed)"))
+                        .label(format!("{share} of rows"))
                         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
                     chart
                         .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
@@ -471,9 +494,38 @@ pub(crate) fn real_fig3_figure(section: &Section, path: &Path) -> Result<(), Str
                 }
             }
         }
+        readings_legend(&mut chart, "labelled confusions", "expected confusions")?;
         legend(&mut chart)?;
     }
     root.present().map_err(|e| e.to_string())
+}
+
+/// Two legend entries in black for a chart whose colours are series and
+/// whose line style is a reading: "solid: …" and "dashed: …" (drawn with
+/// no points, so only the legend shows them).
+///
+/// # Errors
+/// The backend's message.
+pub fn readings_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    solid: &str,
+    dashed: &str,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+    CT::From: Clone + 'static,
+{
+    chart
+        .draw_series(std::iter::empty::<PathElement<CT::From>>())
+        .map_err(|e| e.to_string())?
+        .label(format!("solid: {solid}"))
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK));
+    chart
+        .draw_series(std::iter::empty::<PathElement<CT::From>>())
+        .map_err(|e| e.to_string())?
+        .label(format!("dashed: {dashed}"))
+        .legend(|p| dashed_swatch(p, BLACK));
+    Ok(())
 }
 
 /// The ω grid of 002 Fig. 3: 0.04, 0.05, …, 0.14.
