@@ -797,6 +797,11 @@ fn statistics() -> Vec<String> {
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Long searches (the sphere search on a large dataset) report progress
+    // through the `log` facade: forwarded to Python's `logging`, logger
+    // "metric_elicitation.sphere", level INFO. Another extension's logger
+    // already installed keeps its place.
+    let _ = pyo3_log::try_init();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(check_spec, m)?)?;
     m.add_function(wrap_pyfunction!(procedures, m)?)?;
