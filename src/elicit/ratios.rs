@@ -333,7 +333,10 @@ where
         let mut found = search_pair(space, oracle, &how, queries, (r, i))?;
         queries += found.face.queries;
         resolution_stops += note_resolution(&mut found, &mut warnings);
-        let (mut via, mut pushed) = (r, false);
+        let mut via = r;
+        // A second search that did not identify the ratio either: on
+        // record after the first, unused.
+        let mut unused_after = None;
         // The first search's bound on aᵢ/a_r, kept when aᵢ is found
         // through another weight.
         let first_bound = Ratio::complement_over(&found.clo, &found.chi);
@@ -346,7 +349,7 @@ where
             // scale) is searched, once. (Measured on the 002 §6.1
             // populations: trying further weights after a failed one never
             // identified another metric, and cost about 10 % more queries.)
-            let bound = first_bound.clone();
+            let bound = &first_bound;
             let mut candidates: Vec<(usize, T)> = Vec::new();
             // Only weights that are themselves determined to ε serve.
             for j in (0..k).filter(|j| *j != r && *j != i && determined[*j] && space.can_lead(*j)) {
@@ -379,9 +382,7 @@ where
                     // Not identified through j either: the first search
                     // stands, the second on record after it, unused.
                     other.face.used = false;
-                    faces.push(found.face.clone());
-                    faces.push(other.face);
-                    pushed = true;
+                    unused_after = Some(other.face);
                 } else {
                     // Identified through j: the search of (r, i) stays on
                     // record, unused.
@@ -447,9 +448,8 @@ where
                 ranges[i] = Some(ri);
             }
         }
-        if !pushed {
-            faces.push(face);
-        }
+        faces.push(face);
+        faces.extend(unused_after);
     }
     let a: Vec<T> = w.into_iter().map(|v| v.unwrap_or_else(T::zero)).collect();
     let norm = a.iter().fold(T::int(0), |s, v| s + v.clone().abs());
