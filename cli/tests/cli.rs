@@ -620,6 +620,37 @@ fn an_undetermined_lpme_reports_the_centre_of_its_angles() {
     }
 }
 
+/// Issue 29 item 4 / issue 28: a simulated truth with weights of opposite
+/// signs (its optimum a trivial classifier) is said to leave the metric
+/// undetermined by either engine: before, the Bayesian engine returned
+/// 1·TP + 0.0088·TN, 0.61 from the truth, with exit 0 and no warning.
+#[test]
+fn a_mixed_sign_truth_is_undetermined_with_either_engine() {
+    for engine in ["search", "bayes"] {
+        let out = run_spec(
+            &format!("mixed-{engine}.toml"),
+            &format!(
+                "procedure = \"binary-lpm\"\nengine = \"{engine}\"\nepsilon = 0.02\n[population]\nkind = \"synthetic-003\"\na = 5.0\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, -0.6]\n"
+            ),
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "{engine}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(
+            v["undetermined"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|u| u.as_str().unwrap().starts_with("vertex-optimum: ")),
+            "{engine}: {v}"
+        );
+    }
+}
+
 /// `ask` on a real dataset (issue 13): the questions show the held-out
 /// classifiers' rates from the fitted η̂, and the session ends with the
 /// procedure's result and its consistent set.

@@ -235,6 +235,9 @@ impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
             details,
             ..Report::default()
         };
+        report
+            .warnings
+            .extend(truth.and_then(super::binary::opposite_signs));
         if let Some(t) = truth {
             report_truth(&mut report, t, &m11, &m00);
         }

@@ -101,21 +101,7 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
             details,
             ..Report::default()
         };
-        if let Some(t) = truth {
-            // Weights of opposite signs: the metric's optimum is a trivial
-            // classifier (a vertex of C), where every slope on one side
-            // gives the same answers (003 Prop. 1).
-            if t.m11.clone() * t.m00.clone() < T::int(0) {
-                report.warnings.push(Warning::new(
-                    Cause::VertexOptimum,
-                    format!(
-                        "the oracle's metric ({}, {}) has weights of opposite signs: its optimum is a trivial classifier, which every slope on that side shares, so the answers only bound the metric",
-                        t.m11.to_f64_lossy(),
-                        t.m00.to_f64_lossy()
-                    ),
-                ));
-            }
-        }
+        report.warnings.extend(truth.and_then(opposite_signs));
         if let Some(t) = truth {
             report_truth(&mut report, t, &m11, &m00);
         }
@@ -172,6 +158,23 @@ impl<T: Scalar> Adapter<T> for BinaryLpmAdapter<T> {
             )),
         })
     }
+}
+
+/// The `vertex-optimum` warning for a simulated truth whose weights have
+/// opposite signs: its optimum is a trivial classifier (a vertex of C),
+/// where every slope on one side gives the same answers (003 Prop. 1), so
+/// the answers only bound the metric (either engine).
+pub(super) fn opposite_signs<T: Scalar>(t: &Lpm<T>) -> Option<Warning> {
+    (t.m11.clone() * t.m00.clone() < T::int(0)).then(|| {
+        Warning::new(
+            Cause::VertexOptimum,
+            format!(
+                "the oracle's metric ({}, {}) has weights of opposite signs: its optimum is a trivial classifier, which every slope on that side shares, so the answers only bound the metric",
+                t.m11.to_f64_lossy(),
+                t.m00.to_f64_lossy()
+            ),
+        )
+    })
 }
 
 /// The `monotonicity` field: increasing, decreasing or unknown (default).
