@@ -799,9 +799,17 @@ fn statistics() -> Vec<String> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Long searches (the sphere search on a large dataset) report progress
     // through the `log` facade: forwarded to Python's `logging`, logger
-    // "metric_elicitation.sphere", level INFO. Another extension's logger
-    // already installed keeps its place.
-    let _ = pyo3_log::try_init();
+    // "metric_elicitation.sphere", level INFO. Only this library's records
+    // at INFO and above and other crates' warnings cross (microlp's
+    // per-solve debug records would take the GIL on every worker), and
+    // Python's levels are read at each record, not cached, so a
+    // `logging.basicConfig` after the first record still applies.
+    if let Ok(logger) = pyo3_log::Logger::new(m.py(), pyo3_log::Caching::Loggers) {
+        let _ = logger
+            .filter(log::LevelFilter::Warn)
+            .filter_target("metric_elicitation".into(), log::LevelFilter::Info)
+            .install();
+    }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(check_spec, m)?)?;
     m.add_function(wrap_pyfunction!(procedures, m)?)?;

@@ -82,7 +82,8 @@ impl Progress {
     /// One more program solved.
     fn tick(&self) {
         let done = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        let Ok(mut last) = self.last.lock() else {
+        // Another worker reporting: this one does not wait for it.
+        let Ok(mut last) = self.last.try_lock() else {
             return;
         };
         if last.elapsed() < self.every {
@@ -485,55 +486,68 @@ impl<T: Scalar> FeasibleSet<T> {
             .flat_map(|g| [(g, true), (g, false)])
             .find(|(g, positive)| extent(*g, *positive).c <= T::int(0));
         let (g, positive) = culprit.unwrap_or((0, true));
+        let rows = &self.groups[g];
+        let mass = |c: usize| -> f64 { rows.mass.iter().skip(c).step_by(self.k).sum() };
+        // A coordinate of class c is its class-conditional rate times
+        // mass(c)/D_c (1 for rates, ζ_c for joint confusions): prices in
+        // rate units, so that a twin class is found whatever its size.
+        let unit = |c: usize| -> f64 { mass(c) / rows.divisor[c] };
         // The classes whose rates the certificate ties to this one: the
         // other axes the dual prices weigh at least half as much.
         let prices = &extent(g, positive).prices;
         let mut tied: Vec<usize> = (0..prices.len())
-            .filter(|&a| a != axis && prices[a].abs() >= 0.5)
+            .filter(|&a| a != axis)
+            .filter(|&a| {
+                let c = offdiag_pair(self.k, a).0;
+                prices[a].abs() * unit(c) >= 0.5 * unit(i)
+            })
             .map(|a| offdiag_pair(self.k, a).0)
             .filter(|&c| c != i)
             .collect();
         tied.sort_unstable();
         tied.dedup();
-        let rows = &self.groups[g];
-        let mass = |c: usize| -> f64 { rows.mass.iter().skip(c).step_by(self.k).sum() };
+        // Classes are numbered from 1 in the order of their label codes
+        // (0..k−1, after `bins`).
+        let name = |c: usize| format!("class {} (label code {c})", c + 1);
         let mut classes = vec![i];
         classes.extend(tied.iter().copied());
         let weights: Vec<String> = classes
             .iter()
-            .map(|&c| format!("class {} {:.0}", c + 1, mass(c)))
+            .map(|&c| format!("{} {:.0}", name(c), mass(c)))
             .collect();
         let smallest = classes
             .iter()
             .copied()
             .min_by(|a, b| mass(*a).total_cmp(&mass(*b)))
             .unwrap_or(i);
+        let list = |cs: &[usize]| {
+            cs.iter()
+                .map(|c| format!("class {}", c + 1))
+                .collect::<Vec<_>>()
+        };
         let tied_words = if tied.is_empty() {
             String::new()
         } else {
             format!(
-                " without moving class {}'s rates with it (to the scores their rows look alike)",
-                tied.iter()
-                    .map(|c| (c + 1).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                " without moving the rates of {} with it (to the scores their rows look alike)",
+                list(&tied).join(", ")
             )
         };
-        let advice = if tied.is_empty() {
-            format!(
-                "merge class {} with a similar class (`bins`) or drop its rows",
+        let advice = match tied.as_slice() {
+            [] => format!(
+                "merge {} with a similar class or drop its rows",
+                name(smallest)
+            ),
+            [t] if t.abs_diff(i) == 1 => format!(
+                "merge {} into one class (adjacent label codes: `bins` can join them) or drop class {}'s rows",
+                list(&classes).join(" and "),
                 smallest + 1
-            )
-        } else {
-            format!(
-                "merge class {} with class {} (`bins`) or drop class {}'s rows",
-                i + 1,
-                tied.iter()
-                    .map(|c| (c + 1).to_string())
-                    .collect::<Vec<_>>()
-                    .join(" and class "),
+            ),
+            _ => format!(
+                "give {} one label code in the file (`bins` joins only adjacent codes) or drop class {}'s rows",
+                list(&classes).join(" and "),
                 smallest + 1
-            )
+            ),
         };
         Error::invalid(
             "population",
@@ -795,10 +809,11 @@ pub struct Extent<T> {
     pub mixture: Vec<(T, Vec<usize>)>,
     /// Columns generated.
     pub columns: usize,
-    /// The last prices ℓ of the restricted dual (f64, one per axis, 1 on
-    /// this axis with its sign): where the extent is 0 they certify it, and
-    /// the other axes they weigh are the rates that cannot stay put while
-    /// this one moves.
+    /// The prices ℓ of the last restricted dual solved (f64, one per axis,
+    /// 1 on this axis with its sign; at [`MAX_COLUMNS`] those before the
+    /// last column was added; empty when none was solved): where the
+    /// extent is 0 they certify it, and the other axes they weigh are the
+    /// rates that cannot stay put while this one moves.
     pub prices: Vec<f64>,
 }
 
@@ -1047,40 +1062,49 @@ mod tests {
     #[test]
     fn twin_classes_leave_no_room_and_the_error_says_what_to_do() {
         let k = 3;
-        let mut scores = Vec::new();
-        let mut mass = Vec::new();
-        for r in 0..12 {
-            let t = f64::from(r) / 11.0;
-            let s = [0.6 - 0.4 * t, 0.1 + 0.2 * t, 0.3 + 0.2 * t];
-            // class 1, its twin in class 3, and a class 2 row.
-            for (label, row) in [
-                (0, s),
-                (2, s),
-                (1, [0.1 + 0.1 * t, 0.8 - 0.2 * t, 0.1 + 0.1 * t]),
-            ] {
-                scores.extend_from_slice(&row);
-                let mut m = [0.0; 3];
-                m[label] = 1.0;
-                mass.extend_from_slice(&m);
+        // Class 3 has `twins` rows for each class-1 row (the same scores):
+        // found whatever the sizes, in rates and in joint confusions.
+        for (twins, normalization) in [
+            (1, Normalization::Rates),
+            (2, Normalization::Rates),
+            (1, Normalization::Joint),
+            (2, Normalization::Joint),
+        ] {
+            let mut scores = Vec::new();
+            let mut mass = Vec::new();
+            for r in 0..12 {
+                let t = f64::from(r) / 11.0;
+                let s = [0.6 - 0.4 * t, 0.1 + 0.2 * t, 0.3 + 0.2 * t];
+                let other = [0.1 + 0.1 * t, 0.8 - 0.2 * t, 0.1 + 0.1 * t];
+                let mut rows = vec![(0, s), (1, other)];
+                rows.extend(std::iter::repeat_n((2, s), twins));
+                for (label, row) in rows {
+                    scores.extend_from_slice(&row);
+                    let mut m = [0.0; 3];
+                    m[label] = 1.0;
+                    mass.extend_from_slice(&m);
+                }
             }
+            let groups = vec![0; scores.len() / k];
+            let set = FeasibleSet::<f64>::new(k, &scores, &mass, &groups, normalization).unwrap();
+            let err = set
+                .find_sphere(8, 1)
+                .map(|f| *f.sphere.radius())
+                .unwrap_err()
+                .to_string();
+            let case = format!("{twins} twins, {normalization:?}: {err}");
+            assert!(err.contains("no query sphere fits"), "{case}");
+            // Classes 1 and 3 named together, by number and label code.
+            assert!(
+                err.contains("class 1 (label code 0) 12")
+                    && err.contains(&format!("class 3 (label code 2) {}", 12 * twins)),
+                "{case}"
+            );
+            assert!(
+                err.contains("give class 1 and class 3 one label code in the file")
+                    || err.contains("give class 3 and class 1 one label code in the file"),
+                "{case}"
+            );
         }
-        let groups = vec![0; scores.len() / k];
-        let set =
-            FeasibleSet::<f64>::new(k, &scores, &mass, &groups, Normalization::Rates).unwrap();
-        let err = set
-            .find_sphere(8, 1)
-            .map(|f| *f.sphere.radius())
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("no query sphere fits"), "{err}");
-        assert!(
-            err.contains("Y = class 1") || err.contains("Y = class 3"),
-            "{err}"
-        );
-        assert!(
-            err.contains("without moving class 3's rates")
-                && err.contains("merge class 1 with class 3 (`bins`)"),
-            "{err}"
-        );
     }
 }
