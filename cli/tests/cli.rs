@@ -417,11 +417,20 @@ fn ask_with_scripted_answers() {
         err.contains("\"x\" is not A, B, =, u or q"),
         "bad answers are re-asked: {err}"
     );
-    // Pairs too close to show apart, answered "can't tell" for the person,
-    // leave a plateau wider than epsilon here: said before the sentence.
+    // A person gets the engine that models mistakes (issue 28). A and B in
+    // turn follow no metric: the check questions say so, before the
+    // sentence.
+    assert_eq!(v["engine"], "bayes", "{v}");
     assert!(
-        err.contains("One metric they allow: ") && v["undetermined"].as_array().unwrap().len() == 1,
+        err.contains("One metric they allow: "),
         "the sentence: {err}"
+    );
+    assert!(
+        v["undetermined"].as_array().unwrap().iter().any(|u| u
+            .as_str()
+            .unwrap()
+            .starts_with("contradictory: the check questions")),
+        "{v}"
     );
     assert!(
         v["sentence"].is_string() && v["checks"]["asked"] == 5,
@@ -456,19 +465,30 @@ fn ask_with_scripted_answers() {
 /// so (`undetermined`, `in_words`), reports the centre of the consistent
 /// angle interval rather than an edge of it, and exits with status 3;
 /// `replay` gives the same result and status, `--allow-undetermined` 0.
-#[test]
-fn cant_tell_to_everything_is_undetermined_not_a_metric() {
-    let spec = specs().join("binary-lpm-ask.toml");
-    let file = tmp("ties.jsonl");
-    let _ = std::fs::remove_file(&file);
-    let out = ask(&spec, &file, &"=\n".repeat(200));
+/// `ask` answered "can't tell" throughout into a new `file`: exit status 3
+/// (undetermined), and the result.
+fn cant_tell_throughout(spec: &Path, file: &Path) -> (std::process::Output, serde_json::Value) {
+    let _ = std::fs::remove_file(file);
+    let out = ask(spec, file, &"=\n".repeat(200));
     assert_eq!(
         out.status.code(),
         Some(3),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = serde_json::from_slice(&out.stdout).unwrap();
+    (out, v)
+}
+
+#[test]
+fn cant_tell_to_everything_is_undetermined_not_a_metric() {
+    // The papers' search, named (a person gets the Bayesian engine by
+    // default: below).
+    let text = std::fs::read_to_string(specs().join("binary-lpm-ask.toml")).unwrap();
+    let spec = tmp("ties-search.toml");
+    std::fs::write(&spec, format!("engine = \"search\"\n{text}")).unwrap();
+    let file = tmp("ties.jsonl");
+    let (out, v) = cant_tell_throughout(&spec, &file);
     let open: Vec<&str> = v["undetermined"]
         .as_array()
         .unwrap()
@@ -513,6 +533,25 @@ fn cant_tell_to_everything_is_undetermined_not_a_metric() {
         .unwrap();
     assert_eq!(allowed.status.code(), Some(0));
     assert_eq!(allowed.stdout, out.stdout);
+
+    // The default for a person, the Bayesian engine: its near-tie model
+    // alone would settle on a metric (before: 0.745 TP + 0.667 TN, exit 0);
+    // with no preference at all it is undetermined.
+    let spec = specs().join("binary-lpm-ask.toml");
+    let file = tmp("ties-bayes.jsonl");
+    let (out, v) = cant_tell_throughout(&spec, &file);
+    assert_eq!(v["engine"], "bayes");
+    assert!(
+        v["undetermined"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|u| u.as_str().unwrap().starts_with("unidentifiable: all")),
+        "{v}"
+    );
+    let replay = elicit().arg("replay").arg(&file).output().unwrap();
+    assert_eq!(replay.status.code(), Some(3));
+    assert_eq!(replay.stdout, out.stdout);
 }
 
 /// Issue 29, item 3, for DLPM: faces whose optimum is a vertex leave the
@@ -676,7 +715,8 @@ fn ask_on_a_dataset_shows_real_classifiers() {
         "{err}"
     );
     assert_eq!(v["procedure"], "binary-lpm");
-    assert!(v["consistent"]["theta"].is_array(), "{v}");
+    assert_eq!(v["engine"], "bayes", "a person's default: {v}");
+    assert!(v["credible"]["radius"].as_f64().is_some(), "{v}");
 }
 
 /// `ask` with its standard input on a pseudo-terminal, as a person meets
@@ -723,10 +763,15 @@ fn ask_on_a_terminal() {
     assert!(text.contains("stopped: 2 answers recorded"), "{text}");
     let done = run(&"A\nB\n".repeat(40));
     let text = String::from_utf8_lossy(&done.stdout);
-    // Pairs too close to show apart were answered "can't tell" for the
-    // person: at epsilon = 0.05 they leave a plateau (exit status 3).
+    // A and B in turn follow no metric: the check questions disagree with
+    // the elicited one (exit status 3; before, exit 0 with the Bayesian
+    // engine, 1 of 5 check answers agreeing).
     assert_eq!(done.status.code(), Some(3), "{text}");
     assert!(text.contains("do not settle your metric"), "{text}");
+    assert!(
+        text.contains("check questions disagree with this metric"),
+        "{text}"
+    );
     assert!(!text.contains("finite sample"), "the person's ties: {text}");
     assert!(
         text.contains("resuming: 2 answers already recorded"),

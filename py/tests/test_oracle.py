@@ -14,13 +14,17 @@ from hypothesis import strategies as st
 
 import metric_elicitation as me
 
+# The papers' search, named: a person's default is the Bayesian engine,
+# a simulated oracle's with exact answers the search.
 BINARY = {
     "procedure": "binary-lpm",
+    "engine": "search",
     "epsilon": 0.005,
     "population": {"kind": "synthetic-003"},
 }
 DLPM = {
     "procedure": "dlpm",
+    "engine": "search",
     "epsilon": 0.01,
     "population": {"kind": "synthetic-002", "p": [1, 3, 5], "scores": "softmax"},
 }
@@ -71,6 +75,21 @@ def test_a_callable_drives_dlpm_as_the_simulated_oracle_does(w):
     simulated = me.run(dict(DLPM, oracle={"kind": "simulated", "metric": w}))
     assert person.elicited == simulated.elicited
     assert person.queries == simulated.queries
+
+
+def test_a_callable_person_gets_the_bayesian_engine_by_default():
+    """A person may err: with no engine named, a callable person is asked
+    by the Bayesian engine, which recovers the metric within ε; the same
+    spec with a simulated oracle answering exactly runs the search."""
+    spec = {k: v for k, v in BINARY.items() if k != "engine"}
+    spec["epsilon"] = 0.05
+    w = [0.8, 0.6]
+    person = me.run(dict(spec, oracle={"kind": "person"}), oracle=answer_by(w, "l2"))
+    assert person.engine == "bayes"
+    got = np.array([person.elicited["m11"], person.elicited["m00"]])
+    assert np.max(np.abs(got - np.array(w))) < 0.05
+    simulated = me.run(dict(spec, oracle={"kind": "simulated", "metric": w}))
+    assert "engine" not in simulated.to_dict() and simulated.search == "golden"
 
 
 def test_questions_carry_arrays_views_and_progress():

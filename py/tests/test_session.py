@@ -13,8 +13,13 @@ import pytest
 
 import metric_elicitation as me
 
+# The papers' search, named: these tests are about the session, and the
+# Bayesian engine (a person's default) re-runs its posterior over every
+# answer at each question, minutes for a whole session in the unoptimized
+# build the tests use (test_a_person_gets_the_bayesian_engine_by_default).
 SPEC = {
     "procedure": "dlpm",
+    "engine": "search",
     "epsilon": 0.05,
     "population": {"kind": "synthetic-002", "p": [1, 3, 5], "scores": "softmax"},
     "oracle": {"kind": "person"},
@@ -116,3 +121,22 @@ def test_a_session_needs_a_persons_spec():
     with pytest.raises(me.SpecError) as e:
         me.Session(dict(SPEC, oracle={"kind": "simulated", "metric": [1, 2, 3]}))
     assert e.value.field == "oracle.kind"
+
+
+def test_a_person_gets_the_bayesian_engine_by_default():
+    """A binary session with no engine named is the Bayesian engine's; the
+    first question says so, and the answers of a person preferring found
+    cancers end in a determined metric weighing TP above TN."""
+    spec = {
+        "procedure": "binary-lpm",
+        "epsilon": 0.1,
+        "monotonicity": "increasing",
+        "population": {"kind": "synthetic-003"},
+        "oracle": {"kind": "person"},
+    }
+    s = me.Session(spec)
+    while (q := s.next_question()) is not None:
+        s.answer("a" if 2 * q.a[0] + q.a[1] > 2 * q.b[0] + q.b[1] else "b")
+    r = s.result()
+    assert r.engine == "bayes" and r.undetermined == []
+    assert r.elicited["m11"] > r.elicited["m00"]

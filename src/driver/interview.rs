@@ -48,6 +48,7 @@ use super::present;
 use super::session::swapped;
 pub use super::session::{CheckPair, ConductBox, Conducted, Question, Step, StepOptions};
 use super::spec::{OracleSpec, Spec};
+use crate::diagnostics::{Cause, Warning};
 use crate::error::{Error, Result};
 use crate::oracle::{Preference, Record};
 use serde_json::{json, Value};
@@ -260,6 +261,52 @@ pub fn replay_person(spec: &Spec, path: &Path, records: Vec<Record>) -> Result<V
     finish(spec, &conducted, &records, &extras, &checks)
 }
 
+/// The lowest mistake rate (the check questions' 95 % interval's lower
+/// end) that says the elicited metric is not the person's: twice the one
+/// answer in ten of the published user study. A person erring one answer
+/// in ten against the right metric is flagged at 3 or more disagreements
+/// of 5 check questions, with probability 0.009.
+const CHECKS_CONTRADICT: f64 = 0.2;
+
+/// The check questions contradict the elicited metric: a `contradictory`
+/// warning, the result undetermined (as the procedure's own warnings make
+/// it, [`super::session::undetermined`]), and the person told in words.
+fn contradicted_by_checks(
+    map: &mut serde_json::Map<String, Value>,
+    disagree: usize,
+    judged: usize,
+    lo: f64,
+    hi: f64,
+) {
+    let message = format!(
+        "the check questions disagree with the elicited metric in {disagree} of {judged} answers (95 % interval of the rate {lo:.2} to {hi:.2}; about 1 in 10 in the published user study): the answers may not follow one metric of this family"
+    );
+    let warning = Warning::new(Cause::Contradictory, message.clone());
+    if let Some(Value::Array(w)) = map.get_mut("warnings") {
+        w.push(serde_json::to_value(&warning).unwrap_or(Value::Null));
+    }
+    let first = match map.get_mut("undetermined") {
+        Some(Value::Array(u)) => {
+            u.push(json!(format!("{}: {message}", Cause::Contradictory.code())));
+            u.len() == 1
+        }
+        _ => false,
+    };
+    if first {
+        if let Some(Value::String(words)) = map.get_mut("in_words") {
+            *words = format!(
+                "undetermined ({}): {words} is only one of the metrics the answers allow",
+                Cause::Contradictory.code()
+            );
+        }
+    }
+    if let Some(Value::Array(u)) = map.get_mut("undetermined_in_words") {
+        u.push(json!(format!(
+            "Your answers to the check questions disagree with this metric in {disagree} of {judged}: your answers may not follow one metric of this kind, or your preference changed along the way."
+        )));
+    }
+}
+
 /// `elicit run`'s result with a person's additions.
 fn finish(
     spec: &Spec,
@@ -324,6 +371,9 @@ fn finish(
             "note": "a disagreement is a mistake of the person's or an error of the elicited metric: the two are not separated",
         }),
     );
+    if let Some((lo, hi)) = interval.filter(|(lo, _)| *lo > CHECKS_CONTRADICT) {
+        contradicted_by_checks(map, disagree, judged, lo, hi);
+    }
     let shown: Vec<&Extra> = extras.iter().filter(|e| e.auto.is_none()).collect();
     let mut ms: Vec<u64> = shown
         .iter()
@@ -388,7 +438,8 @@ impl Interview {
                 "an interview asks a person: the spec's oracle must be kind = \"person\"",
             ));
         }
-        let entry = super::registry::find_for(&spec)?;
+        let mut spec = spec;
+        let entry = super::registry::resolve(&mut spec)?;
         let procedure = (entry.conduct)(&spec)?;
         let mut interview = Interview {
             spec,

@@ -44,14 +44,20 @@ use session::{read_transcript, Finished, Mode};
 use spec::Spec;
 use std::path::Path;
 
-/// Runs `spec` in `mode`: finds the procedure, dispatches the precision.
+/// Runs `spec` in `mode`: finds the procedure (with the engine the spec
+/// names, else the one [`spec::Spec::default_engine`] prefers, pinned in
+/// what is recorded: [`registry::resolve`]), dispatches the precision.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] for an unknown procedure or precision, and
 /// whatever the procedure, its settings or the oracle report.
 pub fn run(spec: &Spec, mode: Mode<'_>) -> Result<Finished> {
-    let entry = registry::find_for(spec)?;
-    (entry.run)(spec, mode)
+    if spec.engine.is_some() {
+        return (registry::find_for(spec)?.run)(spec, mode);
+    }
+    let mut pinned = spec.clone();
+    let entry = registry::resolve(&mut pinned)?;
+    (entry.run)(&pinned, mode)
 }
 
 /// Re-runs the elicitation recorded in a transcript file and returns the

@@ -56,14 +56,22 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<bayes::BayesDlpmFamily>(),
 ];
 
-/// The procedure a spec names, with the engine it names.
+/// The procedure a spec names, with the engine it names; a spec that
+/// names none gets [`Spec::default_engine`] where the procedure has it,
+/// else the papers' search.
 ///
 /// # Errors
 /// As [`find`]; [`Error::InvalidArgument`] naming `engine` when the
 /// procedure has no such engine (listing those that have).
 pub fn find_for(spec: &Spec) -> Result<&'static Entry> {
-    let engine = spec.engine()?;
     let first = find(&spec.procedure)?;
+    let Some(engine) = spec.engine()? else {
+        let preferred = spec.default_engine();
+        return Ok(PROCEDURES
+            .iter()
+            .find(|e| e.name == spec.procedure && e.engine == preferred)
+            .unwrap_or(first));
+    };
     PROCEDURES
         .iter()
         .find(|e| e.name == spec.procedure && e.engine == engine)
@@ -84,6 +92,20 @@ pub fn find_for(spec: &Spec) -> Result<&'static Entry> {
                 ),
             )
         })
+}
+
+/// As [`find_for`], and pins the engine found in `spec` (`engine`), so
+/// that a transcript's header, the result and a replay name the engine
+/// that asked, whatever the defaults are when it is read.
+///
+/// # Errors
+/// As [`find_for`].
+pub fn resolve(spec: &mut Spec) -> Result<&'static Entry> {
+    let entry = find_for(spec)?;
+    if spec.engine.is_none() {
+        spec.engine = Some(entry.engine.name().to_string());
+    }
+    Ok(entry)
 }
 
 /// The procedure named `name` (with the papers' engine where it has
@@ -171,5 +193,69 @@ impl Metric {
             ));
         }
         Ok(metric)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(procedure: &str, extra: &str, oracle: &str) -> Spec {
+        Spec::parse(
+            &format!(
+                "procedure = \"{procedure}\"\nepsilon = 0.05\n{extra}[population]\nkind = \"synthetic-003\"\n[oracle]\n{oracle}\n"
+            ),
+            true,
+        )
+        .unwrap()
+    }
+
+    const PERSON: &str = "kind = \"person\"";
+    const EXACT: &str = "kind = \"simulated\"\nmetric = [0.8, 0.6]";
+    const ERRING: &str = "kind = \"simulated\"\nmetric = [0.8, 0.6]\nmistake_rate = 0.1";
+
+    /// Who may err gets the Bayesian engine where the procedure has it;
+    /// exact answers, a named search strategy or a procedure without the
+    /// engine get the papers' search; a named engine is kept.
+    #[test]
+    fn the_default_engine_serves_the_oracle() {
+        let engine = |s: &Spec| find_for(s).unwrap().engine;
+        assert_eq!(engine(&spec("binary-lpm", "", PERSON)), Engine::Bayes);
+        assert_eq!(engine(&spec("binary-lpm", "", ERRING)), Engine::Bayes);
+        assert_eq!(engine(&spec("binary-lpm", "", EXACT)), Engine::Search);
+        assert_eq!(
+            engine(&spec(
+                "binary-lpm",
+                "",
+                &format!("{EXACT}\nmistake_rate = 0")
+            )),
+            Engine::Search
+        );
+        assert_eq!(
+            engine(&spec("binary-lpm", "search = \"golden\"\n", PERSON)),
+            Engine::Search
+        );
+        assert_eq!(
+            engine(&spec("binary-lpm", "engine = \"search\"\n", PERSON)),
+            Engine::Search
+        );
+        assert_eq!(
+            engine(&spec("binary-lpm", "engine = \"bayes\"\n", EXACT)),
+            Engine::Bayes
+        );
+        assert_eq!(engine(&spec("lpme", "", PERSON)), Engine::Search);
+        assert!(find_for(&spec("lpme", "engine = \"bayes\"\n", PERSON)).is_err());
+    }
+
+    /// `resolve` writes the engine it found into the spec (what a
+    /// transcript's header records) and keeps a named one.
+    #[test]
+    fn resolve_pins_the_engine() {
+        let mut s = spec("binary-lpm", "", PERSON);
+        assert_eq!(resolve(&mut s).unwrap().engine, Engine::Bayes);
+        assert_eq!(s.engine.as_deref(), Some("bayes"));
+        let mut s = spec("dlpm", "", EXACT);
+        resolve(&mut s).unwrap();
+        assert_eq!(s.engine.as_deref(), Some("search"));
     }
 }

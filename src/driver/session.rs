@@ -24,7 +24,7 @@
 
 use super::adapter::{Adapter, Family, Point, Report, View};
 use super::present::{self, Names, Panel, Summary};
-use super::spec::{AdversaryName, Num, OracleSpec, Spec};
+use super::spec::{AdversaryName, Engine, Num, OracleSpec, Spec};
 use crate::diagnostics::{Cause, Warning};
 use crate::elicit::{Elicitation, Search};
 use crate::error::{Error, Result};
@@ -327,6 +327,10 @@ pub fn read_transcript(path: &Path, lenient: bool) -> Result<TranscriptFile> {
                     "the header's spec was edited after recording (its hash does not match); record a new transcript".into(),
                 ));
             }
+            // Recorded before the engine was pinned in every header: the
+            // papers' search, then the only default.
+            spec.engine
+                .get_or_insert_with(|| Engine::Search.name().to_string());
             let files: Vec<&Value> = h
                 .get("files")
                 .and_then(Value::as_array)
@@ -730,10 +734,16 @@ where
 pub(crate) fn resume_records(spec: &Spec, path: &Path) -> Result<(Vec<Record>, Vec<String>)> {
     let file = read_transcript(path, true)?;
     let header = header(spec)?;
-    let recorded = file
-        .header
-        .as_ref()
-        .map(|h| h.get("spec").cloned().unwrap_or(Value::Null));
+    let recorded = file.header.as_ref().map(|h| {
+        let mut recorded = h.get("spec").cloned().unwrap_or(Value::Null);
+        // An engine not recorded was the papers' search (as read_transcript).
+        if let Value::Object(fields) = &mut recorded {
+            fields
+                .entry("engine")
+                .or_insert_with(|| json!(Engine::Search.name()));
+        }
+        recorded
+    });
     let current = header["header"]["spec"].clone();
     if let Some(diff) = recorded
         .as_ref()
@@ -835,7 +845,7 @@ pub(crate) fn assemble<T: Scalar, P: Adapter<T>, O>(
     let mut out = Map::new();
     out.insert("procedure".into(), json!(spec.procedure));
     out.insert("precision".into(), json!(T::backend_name()));
-    if spec.engine.as_deref() != Some(super::spec::Engine::Bayes.name()) {
+    if spec.engine.as_deref() != Some(Engine::Bayes.name()) {
         // The Bayesian engine names itself (`engine`) and searches nothing.
         out.insert("search".into(), json!(strategy.name()));
     }

@@ -562,10 +562,12 @@ pub enum OracleSpec {
 /// Which engine elicits: the papers' procedures or the Bayesian one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
-    /// The papers' coordinate searches (`engine = "search"`, the default).
+    /// The papers' coordinate searches (`engine = "search"`; the default
+    /// for an oracle that answers exactly).
     Search,
     /// The noise-robust Bayesian engine (`engine = "bayes"`,
-    /// [`crate::elicit::bayes`]).
+    /// [`crate::elicit::bayes`]; the default for a person, where the
+    /// procedure has it).
     Bayes,
 }
 
@@ -653,9 +655,10 @@ pub struct Spec {
     /// Stop with an error after this many queries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<usize>,
-    /// `search` (the papers' procedures, the default) or `bayes` (the
-    /// noise-robust engine, [`crate::elicit::bayes`], for the procedures
-    /// that have it).
+    /// `search` (the papers' procedures) or `bayes` (the noise-robust
+    /// engine, [`crate::elicit::bayes`], for the procedures that have it);
+    /// unnamed: [`Spec::default_engine`], pinned here by
+    /// [`crate::driver::registry::resolve`] before anything is recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
     /// Where the queries come from.
@@ -766,19 +769,48 @@ impl Spec {
         }
     }
 
-    /// The engine the spec names: [`Engine::Search`] (the default) or
-    /// [`Engine::Bayes`].
+    /// The engine the spec names, if it names one.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] naming `engine` for another name.
-    pub fn engine(&self) -> Result<Engine> {
+    pub fn engine(&self) -> Result<Option<Engine>> {
         match self.engine.as_deref() {
-            None | Some("search") => Ok(Engine::Search),
-            Some("bayes") => Ok(Engine::Bayes),
+            None => Ok(None),
+            Some("search") => Ok(Some(Engine::Search)),
+            Some("bayes") => Ok(Some(Engine::Bayes)),
             Some(other) => Err(Error::invalid(
                 "engine",
                 format!("{other:?} is not search or bayes"),
             )),
+        }
+    }
+
+    /// The engine that serves this spec's oracle when the spec names none:
+    /// [`Engine::Bayes`] for one who may err (a person, or a simulated
+    /// oracle with a `mistake_rate` above 0), where the papers' searches
+    /// are silently wrong after one mistake (measured:
+    /// docs/measurements/bayes-noise.md); [`Engine::Search`] for one who
+    /// answers exactly, where the searches ask fewer questions, and for a
+    /// spec that names a search strategy (`search`). The registry falls
+    /// back to the search for a procedure without the
+    /// Bayesian engine ([`crate::driver::registry::find_for`]).
+    pub fn default_engine(&self) -> Engine {
+        if self.search.is_some() {
+            // A search strategy named: the papers' search is meant.
+            return Engine::Search;
+        }
+        let errs = match &self.oracle {
+            OracleSpec::Person {} => true,
+            OracleSpec::Simulated { mistake_rate, .. } => mistake_rate
+                .as_ref()
+                .and_then(|p| p.to_scalar::<f64>("oracle.mistake_rate").ok())
+                .is_some_and(|p| p > 0.0),
+            _ => false,
+        };
+        if errs {
+            Engine::Bayes
+        } else {
+            Engine::Search
         }
     }
 
@@ -874,9 +906,18 @@ impl Spec {
             } else {
                 path
             };
+            let engine = if self.engine.as_deref() == Some(Engine::Bayes.name())
+                && text.starts_with("unknown field")
+            {
+                // Pinned by default for a person: the search's fields
+                // need the search named.
+                ", engine bayes; name engine = \"search\" for the papers' search and its fields"
+            } else {
+                ""
+            };
             Error::invalid(
                 field,
-                format!("{} (procedure {})", one_line(&text), self.procedure),
+                format!("{} (procedure {}{engine})", one_line(&text), self.procedure),
             )
         })
     }

@@ -1012,7 +1012,17 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
                 ));
             }
         }
-        if self.ties * 4 > n && n > 0 {
+        if self.ties == n && n > 0 {
+            // Not one preference: the near-tie model alone placed the
+            // estimate (each tie says the pair's values are close, which
+            // a person who cannot choose at all does not mean).
+            warnings.push(Warning::new(
+                Cause::Unidentifiable,
+                format!(
+                    "all {n} answers were \"can't tell\": none preferred one classifier, so the answers do not say which metric is meant"
+                ),
+            ));
+        } else if self.ties * 4 > n && n > 0 {
             warnings.push(Warning::new(
                 Cause::Plateau,
                 format!("{} of {n} answers were \"can't tell\"", self.ties),
