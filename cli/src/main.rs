@@ -106,7 +106,7 @@ enum Command {
         #[arg(long)]
         allow_undetermined: bool,
     },
-    /// Elicit from the person at the terminal (or in the browser with --web); resumes from --transcript if it exists. A spec naming no engine is asked by the Bayesian engine, which allows for mistakes, where the procedure has it (binary-lpm, dlpm).
+    /// Elicit from the person at the terminal (or in the browser with --web); resumes from --transcript if it exists. A spec naming no engine is asked by the Bayesian engine, which allows for mistakes, where the procedure has it (binary-lpm, dlpm, lpme).
     Ask {
         /// The spec file (its oracle is the person).
         spec: PathBuf,

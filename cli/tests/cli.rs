@@ -2219,15 +2219,31 @@ fn the_bayesian_engine_runs_from_a_spec_and_says_when_it_is_unsure() {
     assert_eq!(v["engine"], "bayes");
     assert!(v["error"].as_f64().unwrap() <= 0.05, "{v}");
     assert_eq!(v["elicited"].as_array().unwrap().len(), 3);
+    // LPME (q = 3, any signs) on a sphere, from people erring one time in
+    // ten: never wrong without saying so.
+    for seed in 1..=3 {
+        let out = run_spec(
+            "bayes-lpme.toml",
+            &format!("procedure = \"lpme\"\nengine = \"bayes\"\nepsilon = 0.05\n[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5, 0.5]\nradius = 0.2\n[oracle]\nkind = \"simulated\"\nmetric = [0.6, -0.48, 0.64]\nmistake_rate = 0.1\nseed = {seed}\n"),
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["engine"], "bayes");
+        assert_eq!(v["elicited"].as_array().unwrap().len(), 3);
+        assert!(
+            v["error"].as_f64().unwrap() <= 0.05
+                || !v["undetermined"].as_array().unwrap().is_empty(),
+            "seed {seed}: {v}"
+        );
+    }
     // Refused where it is not available, and an unknown engine.
     let out = run_spec(
-        "bayes-lpme.toml",
-        "procedure = \"lpme\"\nengine = \"bayes\"\nepsilon = 0.05\n[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5]\nradius = 0.1\n[oracle]\nkind = \"simulated\"\nmetric = [0.4, 0.3]\n",
+        "bayes-lpm.toml",
+        "procedure = \"lpm\"\nengine = \"bayes\"\nepsilon = 0.05\n[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5]\nradius = 0.1\n[oracle]\nkind = \"simulated\"\nmetric = [-0.4, -0.3]\n",
     );
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("engine") && err.contains("binary-lpm, dlpm"),
+        err.contains("engine") && err.contains("binary-lpm, dlpm, lpme"),
         "{err}"
     );
     let out = run_spec(

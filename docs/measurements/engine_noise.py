@@ -1,6 +1,6 @@
 """The two engines through `elicit run`, against simulated people who err.
 
-usage: python3 docs/measurements/engine_noise.py ELICIT ENGINE P N [dlpm]
+usage: python3 docs/measurements/engine_noise.py ELICIT ENGINE P N [dlpm | lpme]
 
 ELICIT is the elicit binary, ENGINE search or bayes, P the simulated
 person's mistake rate (oracle.mistake_rate), N the number of runs. Run k
@@ -9,17 +9,37 @@ synthetic-003 population) for the metric (cos t, sin t), t drawn uniformly
 in [0.1, pi/2 - 0.1] by random.Random(1000 + k), with oracle seed k; with
 "dlpm", a DLPM of k = 3 classes (synthetic-002, p = (1, 3, 5), softmax
 scores) for weights drawn uniformly on the simplex by the same generator,
-at the same epsilon (max |a - a^|, both l1-normalized). Prints
+at the same epsilon (max |a - a^|, both l1-normalized); with "lpme", an
+LPME of q = 6 weights of any signs on the sphere S(0.5·1, 0.2) (the
+search: its defaults, one-cycle bisection) for a direction drawn uniformly
+on the unit sphere (normalized Gaussians) by the same generator, at the
+same epsilon (max |a - a^|, both unit). Prints
 how many runs end within epsilon of the truth, how many are wrong with exit
 status 0 (silently), how many exit 3 (undetermined), and the questions.
 """
 import json, math, random, subprocess, sys, os, tempfile
 E, eng, p, n = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 dlpm = len(sys.argv) > 5 and sys.argv[5] == "dlpm"
+lpme = len(sys.argv) > 5 and sys.argv[5] == "lpme"
 rows=[]
 for s in range(1, n+1):
     r=random.Random(1000+s)
-    if dlpm:
+    if lpme:
+        g=[r.gauss(0, 1) for _ in range(6)]; norm=math.sqrt(sum(x*x for x in g)); w=[x/norm for x in g]
+        spec=f'''procedure = "lpme"
+engine = "{eng}"
+epsilon = 0.05
+[population]
+kind = "sphere"
+center = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5]
+radius = 0.2
+[oracle]
+kind = "simulated"
+metric = {w}
+mistake_rate = {p}
+seed = {s}
+'''
+    elif dlpm:
         u=sorted([r.random(), r.random()]); w=[u[0], u[1]-u[0], 1-u[1]]
         spec=f'''procedure = "dlpm"
 engine = "{eng}"
@@ -58,4 +78,4 @@ within=sum(e<=0.05 for _,e,_ in rows)
 silent=sum(e>0.05 and rc==0 for rc,e,_ in rows)
 flagged=sum(rc==3 for rc,_,_ in rows)
 q=sorted(x for *_,x in rows)
-print(f"{'dlpm k=3' if dlpm else 'binary'} {eng} p={p}: within eps {within}/{n}; wrong and silent {silent}; flagged undetermined {flagged}; questions median {q[n//2]}, 90th pct {q[int(0.9*n)]}, max {q[-1]}")
+print(f"{'lpme q=6' if lpme else 'dlpm k=3' if dlpm else 'binary'} {eng} p={p}: within eps {within}/{n}; wrong and silent {silent}; flagged undetermined {flagged}; questions median {q[n//2]}, 90th pct {q[int(0.9*n)]}, max {q[-1]}")

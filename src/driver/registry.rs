@@ -54,6 +54,7 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<cost_reward::CostRewardFamily>(),
     entry::<bayes::BayesBinaryLpmFamily>(),
     entry::<bayes::BayesDlpmFamily>(),
+    entry::<bayes::BayesLpmeFamily>(),
 ];
 
 /// The procedure a spec names, with the engine it names; a spec that
@@ -243,8 +244,8 @@ mod tests {
             engine(&spec("binary-lpm", "engine = \"bayes\"\n", EXACT)),
             Engine::Bayes
         );
-        assert_eq!(engine(&spec("lpme", "", PERSON)), Engine::Search);
-        assert!(find_for(&spec("lpme", "engine = \"bayes\"\n", PERSON)).is_err());
+        assert_eq!(engine(&spec("lpm", "", PERSON)), Engine::Search);
+        assert!(find_for(&spec("lpm", "engine = \"bayes\"\n", PERSON)).is_err());
     }
 
     /// `resolve` writes the engine it found into the spec (what a

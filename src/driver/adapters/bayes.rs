@@ -3,7 +3,9 @@
 //! that have it. So far `binary-lpm` (003 §5.1's family, elicited from a
 //! posterior over the slope instead of the boundary search) and `dlpm`
 //! (002's diagonal family, from a posterior over the weights with
-//! questions on the faces (r, i) of any pair of classes).
+//! questions on the faces (r, i) of any pair of classes) and `lpme`
+//! (001 App. A's any-sign linear metric over the spec's query sphere, from
+//! a posterior over its unit weights).
 //!
 //! The spec's `epsilon` is the credible radius to reach, in the family's
 //! error measure (the error `run` reports: binary-lpm max |m − m̂| over
@@ -21,6 +23,9 @@ use crate::driver::adapter::{
 use crate::driver::adapters::binary::{
     binary_panel, binary_picture, binary_sentence, lpm_truth, monotonicity, rank_lpm, report_truth,
     BINARY_SHAPE,
+};
+use crate::driver::adapters::lpme::{
+    coordinate_name, mistakes_summary, rank_sphere, sphere_panel, sphere_view, unit_truth,
 };
 use crate::driver::adapters::multiclass::{diagonal_panel, dlpm_truth, rank_dlpm, weights_summary};
 use crate::driver::build;
@@ -421,5 +426,122 @@ impl Family for BayesDlpmFamily {
         "a diagonal linear metric of k classes (002's family) from a posterior over its weights, robust to a person's mistakes (issue #28)";
     type At<T: Scalar> = BayesDlpmAdapter<T>;
     const RANK: Rankability = Rankability::Reads(rank_dlpm);
+    const ENGINE: Engine = Engine::Bayes;
+}
+
+/// The spec's own fields of `lpme` with `engine = "bayes"` (as dlpm's).
+pub type BayesLpmeFields = BayesDlpmFields;
+
+/// `lpme` with `engine = "bayes"`: [`Bayes`] over
+/// [`families::SphereLpme`] (any signs) on the spec's query sphere (the
+/// same sphere the search asks about, [`build::sphere_with_priors`]).
+pub struct BayesLpmeAdapter<T: Scalar> {
+    algorithm: Bayes<T, families::SphereLpme<T>>,
+    classes: Option<usize>,
+    priors: Option<Vec<f64>>,
+}
+
+impl<T: Scalar> Adapter<T> for BayesLpmeAdapter<T> {
+    type Fields = BayesLpmeFields;
+    type Algorithm = Bayes<T, families::SphereLpme<T>>;
+    type Truth = Linear<T>;
+    const ERROR: &'static str = "max |a - a^| (both unit l2)";
+
+    /// q = k² − k off-diagonal confusions for a k-class population.
+    fn metric_length(classes: usize) -> Option<usize> {
+        classes.checked_mul(classes).map(|q| q - classes)
+    }
+
+    fn new(
+        fields: BayesLpmeFields,
+        search: Search<T>,
+        population: &PopulationSpec,
+    ) -> Result<Self> {
+        let settings = settings(
+            search,
+            fields.assumed_mistake_rate.as_ref(),
+            fields.engine_seed,
+            fields.max_questions,
+        )?;
+        let (sphere, classes, priors) = build::sphere_with_priors::<T>(population, "lpme")?;
+        Ok(BayesLpmeAdapter {
+            algorithm: Bayes::new(families::SphereLpme::new(sphere), settings),
+            classes,
+            priors: priors.map(|p| f64s(p.iter())),
+        })
+    }
+
+    fn algorithm(&self) -> &Self::Algorithm {
+        &self.algorithm
+    }
+
+    fn truth(&self, metric: &Value) -> Result<Linear<T>> {
+        unit_truth(metric, self.algorithm.family().sphere().dim())
+    }
+
+    /// The weights are the posterior mean's direction, â with ‖â‖₂ = 1, as
+    /// the search reports them.
+    fn report(&self, est: &BayesEstimate<T, DVector<T>>, truth: Option<&Linear<T>>) -> Report {
+        let a = &est.theta;
+        let (mut details, warnings) = bayes_details(est);
+        details.insert(
+            "sphere_radius".into(),
+            lossy(self.algorithm.family().sphere().radius()),
+        );
+        let mut report = Report {
+            elicited: lossy_list(a.iter()),
+            elicited_exact: exact_list(a.iter()),
+            words: linear_words(
+                a.iter()
+                    .enumerate()
+                    .map(|(i, w)| (coordinate_name(self.classes, i), w)),
+            ),
+            consistent: Value::Null,
+            warnings,
+            details,
+            ..Report::default()
+        };
+        if let Some(Linear(t)) = truth {
+            report.truth = Some(lossy_list(t.iter()));
+            report.error = Some((t - a).amax().to_f64_lossy());
+        }
+        report
+    }
+
+    fn view(&self, point: &DVector<T>) -> View {
+        sphere_view(self.classes, point)
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            classes: self.classes,
+            ..Shape::default()
+        }
+    }
+
+    fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
+        sphere_panel(self.classes, self.priors.as_deref(), point, names)
+    }
+
+    fn elicited_metric(&self, est: &BayesEstimate<T, DVector<T>>) -> Option<Linear<T>> {
+        Some(Linear(est.theta.clone()))
+    }
+
+    fn summary(&self, est: &BayesEstimate<T, DVector<T>>, names: &Names) -> Option<Summary> {
+        let a: Vec<f64> = f64s(est.theta.iter());
+        let mut summary = mistakes_summary(self.classes, &a, names);
+        summary.undetermined = bayes_open(est, self.algorithm.settings().eps());
+        Some(summary)
+    }
+}
+
+/// The registry's handle of `lpme` with `engine = "bayes"`.
+pub struct BayesLpmeFamily;
+impl Family for BayesLpmeFamily {
+    const NAME: &'static str = "lpme";
+    const SUMMARY: &'static str =
+        "any linear metric over a query sphere (001 App. A's family) from a posterior over its unit weights, robust to a person's mistakes (issue #28)";
+    type At<T: Scalar> = BayesLpmeAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_sphere);
     const ENGINE: Engine = Engine::Bayes;
 }

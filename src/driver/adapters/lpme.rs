@@ -91,16 +91,7 @@ impl<T: Scalar> SphereSpace<T> {
     /// [`Error::InvalidArgument`] for a wrong length, a non-finite or an
     /// all-zero metric.
     pub fn unit_truth(&self, metric: &Value) -> Result<Linear<T>> {
-        let v = DVector::from_vec(num_list_of::<T>(
-            metric,
-            "oracle.metric",
-            self.lpme.sphere().dim(),
-        )?);
-        let norm = v.norm();
-        if norm <= T::int(0) {
-            return Err(Error::invalid("oracle.metric", "all weights are zero"));
-        }
-        Ok(Linear(v / norm))
+        unit_truth(metric, self.lpme.sphere().dim())
     }
 
     /// The unit metric reported for an estimate: â, or, when an angle's
@@ -133,14 +124,7 @@ impl<T: Scalar> SphereSpace<T> {
 
     /// The report on a unit linear metric.
     pub fn report(&self, est: &LpmeEstimate<T>, truth: Option<&Linear<T>>) -> Report {
-        let name = |i: usize| match self.classes {
-            Some(k) => {
-                let (row, col) = (i / (k - 1), i % (k - 1));
-                let col = if col >= row { col + 1 } else { col };
-                format!("C({},{})", row + 1, col + 1)
-            }
-            None => format!("x{}", i + 1),
-        };
+        let name = |i: usize| coordinate_name(self.classes, i);
         let angles: Vec<Value> = est
             .consistent
             .iter()
@@ -175,61 +159,13 @@ impl<T: Scalar> SphereSpace<T> {
     /// A point in the task's words: correct per class and the k × k
     /// mistakes, when the coordinates are off-diagonal confusions.
     pub fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
-        let k = self.classes?;
-        let z: Vec<f64> = f64s(point.iter());
-        Some(panels::mistakes(names, k, &z, self.priors.as_deref()))
+        sphere_panel(self.classes, self.priors.as_deref(), point, names)
     }
 
     /// The costs of the k × k mistakes in words (or the weights of the
-    /// coordinates).
+    /// coordinates), and the angles the answers leave open.
     pub fn summary(&self, est: &LpmeEstimate<T>, names: &Names) -> Summary {
         let a: Vec<f64> = f64s(self.reported(est).iter());
-        let name = |i: usize| match self.classes {
-            Some(k) => {
-                let (row, col) = (i / (k - 1), i % (k - 1));
-                let col = if col >= row { col + 1 } else { col };
-                format!("a {} case labelled {}", names.class(row), names.class(col))
-            }
-            None => format!("coordinate x{}", i + 1),
-        };
-        let mut order: Vec<usize> = (0..a.len()).collect();
-        order.sort_by(|i, j| {
-            a[*i]
-                .partial_cmp(&a[*j])
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
-        let costs: Vec<usize> = order.iter().copied().filter(|i| a[*i] < 0.0).collect();
-        let mut sentence = match costs.first() {
-            Some(&worst) => {
-                let rest: Vec<String> = costs[1..]
-                    .iter()
-                    .take(4)
-                    .map(|i| format!("{} {:.2} of it", name(*i), a[*i] / a[worst]))
-                    .collect();
-                format!(
-                    "The costliest mistake for you is {}{}.",
-                    name(worst),
-                    if rest.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; relative to it: {}", rest.join(", "))
-                    }
-                )
-            }
-            None => "None of these mistakes costs you anything by your answers.".into(),
-        };
-        let gains: Vec<String> = order
-            .iter()
-            .rev()
-            .filter(|i| a[**i] > 0.0)
-            .map(|i| name(*i))
-            .collect();
-        if !gains.is_empty() && self.classes.is_some() {
-            sentence.push_str(&format!(
-                " Your answers favour more of: {} (a metric that rewards a mistake is unusual; check the answers).",
-                gains.join(", ")
-            ));
-        }
         let undetermined = est
             .consistent
             .iter()
@@ -250,32 +186,136 @@ impl<T: Scalar> SphereSpace<T> {
             })
             .collect();
         Summary {
-            sentence,
             undetermined,
-            picture: self.classes.map(|k| {
-                let mut it = a.iter();
-                let cells: Vec<Vec<Option<f64>>> = (0..k)
-                    .map(|i| {
-                        (0..k)
-                            .map(|j| if i == j { None } else { it.next().copied() })
-                            .collect()
-                    })
-                    .collect();
-                json!({
-                    "kind": "costs",
-                    "labels": (0..k).map(|i| names.class(i)).collect::<Vec<_>>(),
-                    "weights": cells,
-                })
-            }),
+            ..mistakes_summary(self.classes, &a, names)
         }
     }
 
     /// A point shown as a k×k matrix of mistakes, or as coordinates.
     pub fn view(&self, point: &DVector<T>) -> View {
-        match self.classes {
-            Some(k) => view::off_diagonal(point, k, "mistakes, % of all cases"),
-            None => view::coordinates(point),
+        sphere_view(self.classes, point)
+    }
+}
+
+/// The spec's metric as a unit vector of `dim` weights.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a wrong length, a non-finite or an
+/// all-zero metric.
+pub(crate) fn unit_truth<T: Scalar>(metric: &Value, dim: usize) -> Result<Linear<T>> {
+    let v = DVector::from_vec(num_list_of::<T>(metric, "oracle.metric", dim)?);
+    let norm = v.norm();
+    if norm <= T::int(0) {
+        return Err(Error::invalid("oracle.metric", "all weights are zero"));
+    }
+    Ok(Linear(v / norm))
+}
+
+/// A point of the sphere shown as a k×k matrix of mistakes (when its
+/// coordinates are a k-class population's off-diagonal confusions), or as
+/// coordinates.
+pub(crate) fn sphere_view<T: Scalar>(classes: Option<usize>, point: &DVector<T>) -> View {
+    match classes {
+        Some(k) => view::off_diagonal(point, k, "mistakes, % of all cases"),
+        None => view::coordinates(point),
+    }
+}
+
+/// A point of the sphere in the task's words: correct per class and the
+/// k × k mistakes, when the coordinates are off-diagonal confusions.
+pub(crate) fn sphere_panel<T: Scalar>(
+    classes: Option<usize>,
+    priors: Option<&[f64]>,
+    point: &DVector<T>,
+    names: &Names,
+) -> Option<Panel> {
+    let k = classes?;
+    let z: Vec<f64> = f64s(point.iter());
+    Some(panels::mistakes(names, k, &z, priors))
+}
+
+/// The name of the i-th coordinate in a result's formula: `C(i,j)` for
+/// the off-diagonal confusions of k classes (row-major, the diagonal
+/// skipped), else `x{i}`.
+pub(crate) fn coordinate_name(classes: Option<usize>, i: usize) -> String {
+    match classes {
+        Some(k) => {
+            let (row, col) = (i / (k - 1), i % (k - 1));
+            let col = if col >= row { col + 1 } else { col };
+            format!("C({},{})", row + 1, col + 1)
         }
+        None => format!("x{}", i + 1),
+    }
+}
+
+/// A unit linear metric of the sphere's coordinates in words (the
+/// costliest mistake, the others relative to it) and, for k classes, the
+/// k × k picture of its costs; nothing undetermined (the caller says).
+pub(crate) fn mistakes_summary(classes: Option<usize>, a: &[f64], names: &Names) -> Summary {
+    let name = |i: usize| match classes {
+        Some(k) => {
+            let (row, col) = (i / (k - 1), i % (k - 1));
+            let col = if col >= row { col + 1 } else { col };
+            format!("a {} case labelled {}", names.class(row), names.class(col))
+        }
+        None => format!("coordinate x{}", i + 1),
+    };
+    let mut order: Vec<usize> = (0..a.len()).collect();
+    order.sort_by(|i, j| {
+        a[*i]
+            .partial_cmp(&a[*j])
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let costs: Vec<usize> = order.iter().copied().filter(|i| a[*i] < 0.0).collect();
+    let mut sentence = match costs.first() {
+        Some(&worst) => {
+            let rest: Vec<String> = costs[1..]
+                .iter()
+                .take(4)
+                .map(|i| format!("{} {:.2} of it", name(*i), a[*i] / a[worst]))
+                .collect();
+            format!(
+                "The costliest mistake for you is {}{}.",
+                name(worst),
+                if rest.is_empty() {
+                    String::new()
+                } else {
+                    format!("; relative to it: {}", rest.join(", "))
+                }
+            )
+        }
+        None => "None of these mistakes costs you anything by your answers.".into(),
+    };
+    let gains: Vec<String> = order
+        .iter()
+        .rev()
+        .filter(|i| a[**i] > 0.0)
+        .map(|i| name(*i))
+        .collect();
+    if !gains.is_empty() && classes.is_some() {
+        sentence.push_str(&format!(
+                " Your answers favour more of: {} (a metric that rewards a mistake is unusual; check the answers).",
+                gains.join(", ")
+            ));
+    }
+    Summary {
+        sentence,
+        undetermined: Vec::new(),
+        picture: classes.map(|k| {
+            let mut it = a.iter();
+            let cells: Vec<Vec<Option<f64>>> = (0..k)
+                .map(|i| {
+                    (0..k)
+                        .map(|j| if i == j { None } else { it.next().copied() })
+                        .collect()
+                })
+                .collect();
+            json!({
+                "kind": "costs",
+                "labels": (0..k).map(|i| names.class(i)).collect::<Vec<_>>(),
+                "weights": cells,
+            })
+        }),
     }
 }
 
