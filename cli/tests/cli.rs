@@ -2235,6 +2235,22 @@ fn the_bayesian_engine_runs_from_a_spec_and_says_when_it_is_unsure() {
             "seed {seed}: {v}"
         );
     }
+    // FPME, two groups and two classes, from people erring one time in
+    // ten: never wrong without saying so.
+    for seed in 1..=3 {
+        let out = run_spec(
+            "bayes-fpme.toml",
+            &format!("procedure = \"fpme\"\nengine = \"bayes\"\nepsilon = 0.05\n[population]\nkind = \"groups\"\nclasses = 2\ntau = [[0.5, 0.4], [0.5, 0.6]]\n[oracle]\nkind = \"simulated\"\nmistake_rate = 0.1\nseed = {seed}\n[oracle.metric]\na = [0.6, 0.8]\nb = [[0.8, 0.6]]\nlambda = 0.3\n"),
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["engine"], "bayes");
+        assert!(v["elicited"]["lambda"].as_f64().is_some(), "{v}");
+        assert!(
+            v["error"].as_f64().unwrap() <= 0.05
+                || !v["undetermined"].as_array().unwrap().is_empty(),
+            "seed {seed}: {v}"
+        );
+    }
     // Refused where it is not available, and an unknown engine.
     let out = run_spec(
         "bayes-lpm.toml",
@@ -2243,7 +2259,7 @@ fn the_bayesian_engine_runs_from_a_spec_and_says_when_it_is_unsure() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("engine") && err.contains("binary-lpm, dlpm, lpme"),
+        err.contains("engine") && err.contains("binary-lpm, dlpm, lpme, fpme"),
         "{err}"
     );
     let out = run_spec(

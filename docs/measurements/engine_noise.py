@@ -1,6 +1,6 @@
 """The two engines through `elicit run`, against simulated people who err.
 
-usage: python3 docs/measurements/engine_noise.py ELICIT ENGINE P N [dlpm | lpme]
+usage: python3 docs/measurements/engine_noise.py ELICIT ENGINE P N [dlpm | lpme | fpme]
 
 ELICIT is the elicit binary, ENGINE search or bayes, P the simulated
 person's mistake rate (oracle.mistake_rate), N the number of runs. Run k
@@ -13,7 +13,11 @@ at the same epsilon (max |a - a^|, both l1-normalized); with "lpme", an
 LPME of q = 6 weights of any signs on the sphere S(0.5·1, 0.2) (the
 search: its defaults, one-cycle bisection) for a direction drawn uniformly
 on the unit sphere (normalized Gaussians) by the same generator, at the
-same epsilon (max |a - a^|, both unit). Prints
+same epsilon (max |a - a^|, both unit); with "fpme", a fair metric of two
+groups and two classes (tau = ((0.5, 0.4), (0.5, 0.6))) whose a and b are
+unit directions drawn uniformly in the positive quadrant and lambda
+uniformly in [0.1, 0.9] by the same generator, at the same epsilon (the
+largest of ||a - a^||, ||b - b^|| and |lambda - lambda^|). Prints
 how many runs end within epsilon of the truth, how many are wrong with exit
 status 0 (silently), how many exit 3 (undetermined), and the questions.
 """
@@ -21,10 +25,29 @@ import json, math, random, subprocess, sys, os, tempfile
 E, eng, p, n = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 dlpm = len(sys.argv) > 5 and sys.argv[5] == "dlpm"
 lpme = len(sys.argv) > 5 and sys.argv[5] == "lpme"
+fpme = len(sys.argv) > 5 and sys.argv[5] == "fpme"
 rows=[]
 for s in range(1, n+1):
     r=random.Random(1000+s)
-    if lpme:
+    if fpme:
+        ta, tb = r.uniform(0, math.pi/2), r.uniform(0, math.pi/2); lam = r.uniform(0.1, 0.9)
+        spec=f'''procedure = "fpme"
+engine = "{eng}"
+epsilon = 0.05
+[population]
+kind = "groups"
+classes = 2
+tau = [[0.5, 0.4], [0.5, 0.6]]
+[oracle]
+kind = "simulated"
+mistake_rate = {p}
+seed = {s}
+[oracle.metric]
+a = [{math.cos(ta)}, {math.sin(ta)}]
+b = [[{math.cos(tb)}, {math.sin(tb)}]]
+lambda = {lam}
+'''
+    elif lpme:
         g=[r.gauss(0, 1) for _ in range(6)]; norm=math.sqrt(sum(x*x for x in g)); w=[x/norm for x in g]
         spec=f'''procedure = "lpme"
 engine = "{eng}"
@@ -78,4 +101,4 @@ within=sum(e<=0.05 for _,e,_ in rows)
 silent=sum(e>0.05 and rc==0 for rc,e,_ in rows)
 flagged=sum(rc==3 for rc,_,_ in rows)
 q=sorted(x for *_,x in rows)
-print(f"{'lpme q=6' if lpme else 'dlpm k=3' if dlpm else 'binary'} {eng} p={p}: within eps {within}/{n}; wrong and silent {silent}; flagged undetermined {flagged}; questions median {q[n//2]}, 90th pct {q[int(0.9*n)]}, max {q[-1]}")
+print(f"{'fpme (2, 2)' if fpme else 'lpme q=6' if lpme else 'dlpm k=3' if dlpm else 'binary'} {eng} p={p}: within eps {within}/{n}; wrong and silent {silent}; flagged undetermined {flagged}; questions median {q[n//2]}, 90th pct {q[int(0.9*n)]}, max {q[-1]}")

@@ -203,6 +203,10 @@ pub trait Family {
     /// The engine behind it (`engine = …` in the spec): the papers'
     /// searches by default.
     const ENGINE: crate::driver::spec::Engine = crate::driver::spec::Engine::Search;
+    /// Whether a spec that names no engine gets this one when its oracle
+    /// prefers [`Family::ENGINE`] ([`crate::driver::spec::Spec::default_engine`]);
+    /// false for an engine given only when named.
+    const BY_DEFAULT: bool = true;
 }
 
 /// A scalar as a JSON number (readable; `f64`).

@@ -15,6 +15,9 @@ pub struct Entry {
     pub name: &'static str,
     /// The engine (`engine = …`; the papers' searches by default).
     pub engine: Engine,
+    /// Chosen for a spec naming no engine whose oracle prefers `engine`
+    /// ([`Family::BY_DEFAULT`]).
+    pub by_default: bool,
     /// One line on what it elicits.
     pub summary: &'static str,
     /// Runs it at the spec's precision.
@@ -31,6 +34,7 @@ const fn entry<F: Family>() -> Entry {
     Entry {
         name: F::NAME,
         engine: F::ENGINE,
+        by_default: F::BY_DEFAULT,
         summary: F::SUMMARY,
         run: run_family::<F>,
         conduct: conduct_family::<F>,
@@ -55,6 +59,7 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<bayes::BayesBinaryLpmFamily>(),
     entry::<bayes::BayesDlpmFamily>(),
     entry::<bayes::BayesLpmeFamily>(),
+    entry::<bayes::BayesFpmeFamily>(),
 ];
 
 /// The procedure a spec names, with the engine it names; a spec that
@@ -70,7 +75,7 @@ pub fn find_for(spec: &Spec) -> Result<&'static Entry> {
         let preferred = spec.default_engine();
         return Ok(PROCEDURES
             .iter()
-            .find(|e| e.name == spec.procedure && e.engine == preferred)
+            .find(|e| e.name == spec.procedure && e.engine == preferred && e.by_default)
             .unwrap_or(first));
     };
     PROCEDURES
@@ -245,6 +250,16 @@ mod tests {
             Engine::Bayes
         );
         assert_eq!(engine(&spec("lpm", "", PERSON)), Engine::Search);
+        // fpme's engine only when named (not by default, for now).
+        let fair = |extra: &str| {
+            Spec::parse(
+                &format!("procedure = \"fpme\"\nepsilon = 0.05\n{extra}[population]\nkind = \"groups\"\nclasses = 2\ntau = [[0.5, 0.4], [0.5, 0.6]]\n[oracle]\n{PERSON}\n"),
+                true,
+            )
+            .unwrap()
+        };
+        assert_eq!(engine(&fair("")), Engine::Search);
+        assert_eq!(engine(&fair("engine = \"bayes\"\n")), Engine::Bayes);
         assert!(find_for(&spec("lpm", "engine = \"bayes\"\n", PERSON)).is_err());
     }
 

@@ -17,7 +17,7 @@ use crate::elicit::fpme::{
 use crate::elicit::lpme::{AngleOrder, LpmeEstimate};
 use crate::elicit::Search;
 use crate::error::{Error, Result};
-use crate::geometry::groups::{pairs, GroupRates};
+use crate::geometry::groups::{pairs, GroupRates, Groups};
 use crate::metric::fair::{BoundFair, FairMetric};
 use crate::scalar::Scalar;
 use crate::search::Tolerance;
@@ -291,41 +291,9 @@ impl<T: Scalar> Adapter<T> for FpmeAdapter<T> {
     }
 
     fn view(&self, point: &GroupRates<T>) -> View {
-        let (m, k) = (self.0.groups().groups(), self.0.groups().classes());
-        let width = 6 * k;
-        let header: Vec<String> = (0..m)
-            .map(|g| format!("{:^width$}", format!("group {}", g + 1)))
-            .collect();
-        let predicted: Vec<String> = (0..m)
-            .map(|_| {
-                (0..k)
-                    .map(|j| format!("{:>5} ", format!("->{}", j + 1)))
-                    .collect()
-            })
-            .collect();
-        let mut rows = vec![
-            format!("         {}", header.join(" | ")),
-            format!("actual   {}", predicted.join(" | ")),
-        ];
-        let valid = self.0.groups().check(point).is_ok();
-        for i in 0..k {
-            let cells: Vec<String> = (0..m)
-                .map(|g| {
-                    (0..k)
-                        .map(|j| match crate::geometry::groups::rate_index(k, i, j) {
-                            Some(idx) if valid => format!("{} ", pct(&point.group(g)[idx])),
-                            _ => "    - ".to_string(),
-                        })
-                        .collect()
-                })
-                .collect();
-            rows.push(format!("class {:<2} {}", i + 1, cells.join(" | ")));
-        }
-        View {
-            title: "error rates per group, in % of the actual class: P(predicted j | actual i, group g); '-' marks correct predictions".into(),
-            rows,
-        }
+        groups_view(self.0.groups(), point)
     }
+
     fn shape(&self) -> Shape {
         let g = self.0.groups();
         Shape {
@@ -336,11 +304,7 @@ impl<T: Scalar> Adapter<T> for FpmeAdapter<T> {
     }
 
     fn panel(&self, point: &GroupRates<T>, names: &Names) -> Option<Panel> {
-        let g = self.0.groups();
-        let rates: Vec<Vec<f64>> = (0..point.groups())
-            .map(|u| point.group(u).iter().map(|x| x.to_f64_lossy()).collect())
-            .collect();
-        Some(panels::rates(names, g.classes(), false, &rates))
+        Some(groups_panel(self.0.groups(), point, names))
     }
 
     fn elicited_metric(&self, est: &FpmeEstimate<T>) -> Option<BoundFair<T>> {
@@ -366,6 +330,57 @@ impl<T: Scalar> Adapter<T> for FpmeAdapter<T> {
             est.lambda.to_f64_lossy(),
         ))
     }
+}
+
+/// A point of m groups' rates as a table: each group's error rates in %
+/// of the actual class (the fair procedures' terminal view).
+pub(crate) fn groups_view<T: Scalar>(groups: &Groups<T>, point: &GroupRates<T>) -> View {
+    let (m, k) = (groups.groups(), groups.classes());
+    let width = 6 * k;
+    let header: Vec<String> = (0..m)
+        .map(|g| format!("{:^width$}", format!("group {}", g + 1)))
+        .collect();
+    let predicted: Vec<String> = (0..m)
+        .map(|_| {
+            (0..k)
+                .map(|j| format!("{:>5} ", format!("->{}", j + 1)))
+                .collect()
+        })
+        .collect();
+    let mut rows = vec![
+        format!("         {}", header.join(" | ")),
+        format!("actual   {}", predicted.join(" | ")),
+    ];
+    let valid = groups.check(point).is_ok();
+    for i in 0..k {
+        let cells: Vec<String> = (0..m)
+            .map(|g| {
+                (0..k)
+                    .map(|j| match crate::geometry::groups::rate_index(k, i, j) {
+                        Some(idx) if valid => format!("{} ", pct(&point.group(g)[idx])),
+                        _ => "    - ".to_string(),
+                    })
+                    .collect()
+            })
+            .collect();
+        rows.push(format!("class {:<2} {}", i + 1, cells.join(" | ")));
+    }
+    View {
+        title: "error rates per group, in % of the actual class: P(predicted j | actual i, group g); '-' marks correct predictions".into(),
+        rows,
+    }
+}
+
+/// The rates of each group in the task's words.
+pub(crate) fn groups_panel<T: Scalar>(
+    groups: &Groups<T>,
+    point: &GroupRates<T>,
+    names: &Names,
+) -> Panel {
+    let rates: Vec<Vec<f64>> = (0..point.groups())
+        .map(|u| point.group(u).iter().map(|x| x.to_f64_lossy()).collect())
+        .collect();
+    panels::rates(names, groups.classes(), false, &rates)
 }
 
 /// The name of off-diagonal rate `idx` of k classes: "a X case labelled Y".
@@ -519,7 +534,7 @@ pub fn fair_table<T: Scalar>(
 /// `b` for `B` as in specs) as a [`FairMetric`] with its weights as given
 /// ([`FairMetric::as_given`]), q = k² − k off-diagonal rates and
 /// 0 ≤ λ ≤ 1.
-fn rank_fpme(p: &Parameters<'_>) -> Result<RankMetric> {
+pub(crate) fn rank_fpme(p: &Parameters<'_>) -> Result<RankMetric> {
     let a = p.numbers(p.get(&["a"])?, "a")?;
     let b = p.get(&["B", "b"])?;
     let b: Vec<DVector<f64>> = b

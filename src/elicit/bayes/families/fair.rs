@@ -259,6 +259,11 @@ impl<T: Scalar> Fpme<T> {
         }
     }
 
+    /// The groups (their τ and the common query sphere).
+    pub fn groups(&self) -> &Groups<T> {
+        &self.ball.groups
+    }
+
     fn blocks(&self) -> usize {
         let m = self.ball.m();
         m * (m - 1) / 2
