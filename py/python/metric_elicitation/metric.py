@@ -12,31 +12,10 @@ from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _native
+from ._arrays import _check_proba, _codes
 from .errors import FileError, SpecError
 
 __all__ = ["Metric"]
-
-
-def _codes(values: Any, name: str, n: Optional[int] = None) -> np.ndarray:
-    """Class or group codes 0, 1, … as int64, checked, naming the argument."""
-    a = np.asarray(values)
-    if a.ndim != 1:
-        raise SpecError(f"{name}: expected one value per row (1-D), got shape {a.shape}", name)
-    if n is not None and len(a) != n:
-        raise SpecError(f"{name}: {len(a)} values for {n} rows", name)
-    if a.dtype.kind == "b":
-        a = a.astype(np.int64)
-    if a.dtype.kind == "f":
-        if not np.all(np.isfinite(a)):
-            raise SpecError(f"{name}: contains NaN or infinity", name)
-        if not np.all(a == np.round(a)):
-            raise SpecError(f"{name}: class codes are integers 0, 1, …", name)
-        a = a.astype(np.int64)
-    if a.dtype.kind not in "iu":
-        raise SpecError(f"{name}: class codes are integers 0, 1, …, got {a.dtype}", name)
-    if len(a) and a.min() < 0:
-        raise SpecError(f"{name}: row {int(np.argmin(a))} has {int(a.min())}, not a code 0, 1, …", name)
-    return np.ascontiguousarray(a, dtype=np.int64)
 
 
 class Metric:
@@ -68,10 +47,10 @@ class Metric:
         Raises :class:`SpecError` for a result that cannot rank (naming why)
         or a metric that gives every classifier the same value.
         """
-        from .result import Result
-
-        if isinstance(result, Result):
-            data = result.to_dict()
+        to_dict = getattr(result, "to_dict", None)
+        if callable(to_dict) and not isinstance(result, (Mapping, str, os.PathLike)):
+            # A Result (read by its to_dict: result.py imports this module).
+            data = to_dict()
         elif isinstance(result, (str, os.PathLike)):
             try:
                 data = json.loads(Path(result).read_text(encoding="utf-8"))
@@ -203,7 +182,6 @@ class Metric:
 
         The best classifier for the metric among all that use ``proba``,
         when ``proba`` is calibrated (Koyejo et al. 2014; 002 Prop. 1)."""
-        from .population import _check_proba
 
         p = _check_proba(proba, "proba")
         g, rates = self.gain_matrix()

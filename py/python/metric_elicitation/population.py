@@ -7,43 +7,12 @@ from typing import Any, Optional
 
 import numpy as np
 
+from ._arrays import _check_proba, _codes
 from .errors import SpecError
 
 __all__ = ["from_proba", "from_estimator"]
 
 #: How far a row of probabilities may sum from 1 (as for CSV files).
-PROBABILITY_SUM_TOLERANCE = 1e-6
-
-
-def _check_proba(proba: Any, name: str) -> np.ndarray:
-    """n×k probabilities (1-D: P(Y = 1 | x) of a binary task), checked."""
-    try:
-        p = np.asarray(proba, dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise SpecError(f"{name}: not an array of numbers ({e})", name) from None
-    if p.ndim == 1:
-        p = np.stack([1.0 - p, p], axis=1)
-    if p.ndim != 2 or p.shape[0] == 0 or p.shape[1] < 2:
-        raise SpecError(f"{name}: expected n×k probabilities (k ≥ 2) or n scores, got shape {np.shape(proba)}", name)
-    bad = ~np.isfinite(p)
-    if bad.any():
-        r, c = np.argwhere(bad)[0]
-        raise SpecError(f"{name}: row {r}, column {c} is {p[r, c]} (NaN or infinity)", name)
-    out = (p < 0.0) | (p > 1.0)
-    if out.any():
-        r, c = np.argwhere(out)[0]
-        raise SpecError(f"{name}: row {r}, column {c} is {p[r, c]}, not a probability in [0, 1]", name)
-    sums = p.sum(axis=1)
-    off = np.abs(sums - 1.0) > PROBABILITY_SUM_TOLERANCE
-    if off.any():
-        r = int(np.argmax(off))
-        raise SpecError(
-            f"{name}: row {r} sums to {sums[r]} (each row's probabilities must sum to 1 within {PROBABILITY_SUM_TOLERANCE})",
-            name,
-        )
-    return p
-
-
 def from_proba(
     proba: Any,
     y: Optional[Any] = None,
@@ -70,8 +39,6 @@ def from_proba(
     >>> pop["kind"]
     'arrays'
     """
-    from .metric import _codes
-
     p = _check_proba(proba, "proba")
     if confusions not in ("labelled", "expected"):
         raise SpecError(f"confusions: 'labelled' or 'expected', got {confusions!r}", "confusions")
