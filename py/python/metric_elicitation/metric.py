@@ -40,9 +40,11 @@ class Metric:
         self._source = source
 
     @classmethod
-    def from_result(cls, result: Union["Result", Mapping[str, Any], str, os.PathLike]) -> "Metric":
+    def from_result(cls, result: Any) -> "Metric":
         """The metric of a result (its ``elicited``), of a run's ``truth``, or
-        of ``{"procedure": …, "metric": …}``; a str or path is a JSON file.
+        of ``{"procedure": …, "metric": …}``: ``result`` is a :class:`Result`
+        (anything with ``to_dict()``), a dict, or a str or path naming a
+        JSON file.
 
         Raises :class:`SpecError` for a result that cannot rank (naming why)
         or a metric that gives every classifier the same value.
@@ -226,5 +228,3 @@ class Metric:
         part = self._source.get("elicited", self._source.get("metric", self._source.get("truth")))
         return f"<Metric {self.procedure} ({self.family}): {part}>"
 
-
-from .result import Result  # noqa: E402
