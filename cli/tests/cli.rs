@@ -222,6 +222,11 @@ fn bad_specs_exit_2_with_a_message_naming_the_field() {
             "procedure",
         ),
         (
+            "temperature0.toml",
+            base("binary-lpm", "0.02", "[0.8, 0.2]\ntemperature = 0"),
+            "oracle.temperature",
+        ),
+        (
             "eps0.toml",
             base("binary-lpm", "0.0", "[0.8, 0.2]"),
             "epsilon",
@@ -2157,6 +2162,25 @@ fn a_simulated_truth_against_the_procedures_assumptions_is_not_silent() {
         );
         assert!(v["error"].as_f64().unwrap() < 0.05, "{metric}: {v}");
     }
+}
+
+/// Issue 28: a simulated Bradley–Terry person (`oracle.temperature`) gets
+/// the Bayesian engine by default, and its answers are seeded: the same
+/// spec gives the same result; the papers' search, named, runs behind the
+/// same person.
+#[test]
+fn a_bradley_terry_person_from_a_spec() {
+    let spec = |extra: &str| {
+        format!("procedure = \"binary-lpm\"\nepsilon = 0.05\nmonotonicity = \"increasing\"\n{extra}[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.6]\ntemperature = 0.005\nseed = 4\n")
+    };
+    let first = run_spec("bt.toml", &spec(""));
+    let v = json(&first);
+    assert_eq!(v["engine"], "bayes", "{v}");
+    assert!(v["credible"]["radius"].as_f64().is_some(), "{v}");
+    let again = run_spec("bt.toml", &spec(""));
+    assert_eq!(first.stdout, again.stdout);
+    let v = json(&run_spec("bt-search.toml", &spec("engine = \"search\"\n")));
+    assert_eq!(v["search"], "golden", "{v}");
 }
 
 /// Issue 28 (driver): `engine = "bayes"` elicits binary-lpm from a

@@ -229,6 +229,15 @@ mod tests {
         assert_eq!(engine(&spec("binary-lpm", "", PERSON)), Engine::Bayes);
         assert_eq!(engine(&spec("binary-lpm", "", ERRING)), Engine::Bayes);
         assert_eq!(engine(&spec("binary-lpm", "", EXACT)), Engine::Search);
+        // A Bradley–Terry person errs near ties.
+        assert_eq!(
+            engine(&spec(
+                "binary-lpm",
+                "",
+                &format!("{EXACT}\ntemperature = 0.01")
+            )),
+            Engine::Bayes
+        );
         assert_eq!(
             engine(&spec(
                 "binary-lpm",

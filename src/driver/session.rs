@@ -638,6 +638,7 @@ where
                     OracleSpec::Simulated {
                         eps_omega,
                         mistake_rate,
+                        temperature,
                         seed,
                         ..
                     },
@@ -652,17 +653,28 @@ where
                         eps_omega,
                         adversary(spec, procedure.as_ref(), truth)?,
                     )?;
+                    let answering: Box<dyn Oracle<Point<T, P>> + '_> = match temperature {
+                        // A Bradley–Terry person outside the band.
+                        Some(tau) => Box::new(crate::oracle::Tempered::new(
+                            noisy,
+                            move |p: &Point<T, P>| truth.value(p),
+                            tau.to_scalar::<T>("oracle.temperature")?,
+                            // The seed's bits xor "tempered".
+                            seed.unwrap_or(0) ^ 0x7465_6d70_6572_6564,
+                        )?),
+                        None => Box::new(noisy),
+                    };
                     match mistake_rate {
                         // A person who errs: strict answers flipped with
                         // probability p, after the band.
                         Some(p) => Box::new(crate::oracle::Mistakes::new(
-                            noisy,
+                            answering,
                             p.to_scalar::<T>("oracle.mistake_rate")?,
                             // Not the adversary's stream: the seed's
                             // bits xor "mistakes".
                             seed.unwrap_or(0) ^ 0x6d69_7374_616b_6573,
                         )?),
-                        None => Box::new(noisy),
+                        None => answering,
                     }
                 }
                 (OracleSpec::Replay { transcript }, _) => {

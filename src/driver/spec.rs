@@ -544,6 +544,12 @@ pub enum OracleSpec {
         /// band ([`crate::oracle::Mistakes`]; default 0).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mistake_rate: Option<Num>,
+        /// A person who answers by Bradley–Terry: P(prefers A) =
+        /// σ((φ(A) − φ(B))/τ) with this τ > 0 in the metric's units
+        /// (seeded by `seed`), outside the noise band; mistakes, if any,
+        /// flip its answers ([`crate::oracle::Tempered`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        temperature: Option<Num>,
         /// scripted: the in-band answers as a hex string (one bit each).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         script: Option<String>,
@@ -787,7 +793,7 @@ impl Spec {
 
     /// The engine that serves this spec's oracle when the spec names none:
     /// [`Engine::Bayes`] for one who may err (a person, or a simulated
-    /// oracle with a `mistake_rate` above 0), where the papers' searches
+    /// oracle with a `mistake_rate` or `temperature` above 0), where the papers' searches
     /// are silently wrong after one mistake (measured:
     /// docs/measurements/bayes-noise.md); [`Engine::Search`] for one who
     /// answers exactly, where the searches ask fewer questions, and for a
@@ -801,10 +807,19 @@ impl Spec {
         }
         let errs = match &self.oracle {
             OracleSpec::Person {} => true,
-            OracleSpec::Simulated { mistake_rate, .. } => mistake_rate
-                .as_ref()
-                .and_then(|p| p.to_scalar::<f64>("oracle.mistake_rate").ok())
-                .is_some_and(|p| p > 0.0),
+            OracleSpec::Simulated {
+                mistake_rate,
+                temperature,
+                ..
+            } => {
+                let positive = |n: &Option<Num>, field: &str| {
+                    n.as_ref()
+                        .and_then(|p| p.to_scalar::<f64>(field).ok())
+                        .is_some_and(|p| p > 0.0)
+                };
+                positive(mistake_rate, "oracle.mistake_rate")
+                    || positive(temperature, "oracle.temperature")
+            }
             _ => false,
         };
         if errs {
@@ -838,6 +853,7 @@ impl Spec {
             script,
             seed,
             mistake_rate,
+            temperature,
             ..
         } = &self.oracle
         {
@@ -859,8 +875,18 @@ impl Spec {
                     ));
                 }
             }
+            if let Some(t) = temperature {
+                let t: f64 = t.to_scalar("oracle.temperature")?;
+                if !(t.is_finite() && t > 0.0) {
+                    return Err(Error::invalid(
+                        "oracle.temperature",
+                        format!("must be finite and > 0 (in the metric's units), got {t}"),
+                    ));
+                }
+            }
             if seed.is_some()
                 && mistake_rate.is_none()
+                && temperature.is_none()
                 && chosen.as_ref().is_ok_and(|a| *a != AdversaryName::Random)
             {
                 return Err(Error::invalid(

@@ -23,7 +23,7 @@ mod transcript;
 pub use counting::Counted;
 pub use memo::{Memo, Recall, MEMO_SLOTS};
 pub use noise::{Adversary, AlwaysWrong, Noisy, PushAway, Scripted, SeededRandom};
-pub use people::{BradleyTerry, CantTell, Mistakes};
+pub use people::{BradleyTerry, CantTell, Mistakes, Tempered};
 pub use transcript::{QueryPoint, Record, Replay, ReplayThen, Transcript};
 
 use crate::error::{Error, Result};

@@ -204,6 +204,58 @@ impl<Q: ?Sized, T: Scalar, M: Metric<Q, Value = T>> Oracle<Q> for BradleyTerry<M
     }
 }
 
+/// A Bradley–Terry person outside the wrapped oracle's noise band: where
+/// the wrapped oracle says its answer came from inside the band
+/// (`in_noise_band == Some(true)`, the ε_Ω adversary's), that answer;
+/// elsewhere P(prefers x) = σ((φ(x) − φ(y))/τ) by `metric`, seeded. With
+/// ε_Ω = 0 it is [`BradleyTerry`]; the spec's `temperature` beside
+/// `eps_omega` builds it.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::oracle::{AlwaysWrong, Noisy, Oracle, Tempered};
+/// let band = Noisy::new(|x: &f64| *x, 0.05, AlwaysWrong).unwrap();
+/// let mut person = Tempered::new(band, |x: &f64| *x, 0.01, 3).unwrap();
+/// // Inside the band the adversary answers, always wrongly.
+/// assert!(!person.compare(&0.52, &0.50).unwrap().prefers_first());
+/// // Outside it, σ(30) ≈ 1: the better one.
+/// assert!(person.compare(&0.80, &0.50).unwrap().prefers_first());
+/// assert!(Tempered::new(Noisy::new(|x: &f64| *x, 0.0, AlwaysWrong).unwrap(), |x: &f64| *x, -1.0, 3).is_err());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Tempered<O, M, T> {
+    inner: O,
+    person: BradleyTerry<M, T>,
+}
+
+impl<O, M, T: Scalar> Tempered<O, M, T> {
+    /// `inner`'s in-band answers, a Bradley–Terry person at temperature
+    /// `tau` > 0 by `metric` elsewhere.
+    ///
+    /// # Errors
+    /// As [`BradleyTerry::new`].
+    pub fn new(inner: O, metric: M, tau: T, seed: u64) -> Result<Self> {
+        Ok(Tempered {
+            inner,
+            person: BradleyTerry::new(metric, tau, seed)?,
+        })
+    }
+}
+
+impl<Q: ?Sized, O: Oracle<Q>, T: Scalar, M: Metric<Q, Value = T>> Oracle<Q> for Tempered<O, M, T> {
+    fn compare(&mut self, x: &Q, y: &Q) -> Result<Answer> {
+        let answer = self.inner.compare(x, y)?;
+        if answer.in_noise_band == Some(true) {
+            return Ok(answer);
+        }
+        let tempered = self.person.compare(x, y)?;
+        Ok(Answer {
+            preference: tempered.preference,
+            in_noise_band: answer.in_noise_band,
+        })
+    }
+}
+
 /// Answers "can't tell" ([`Preference::Indifferent`]) whenever
 /// |φ(x) − φ(y)| < `width`, and otherwise asks the wrapped oracle. A
 /// person shown two classifiers of nearly equal value; `width = 0` never
