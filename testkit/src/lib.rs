@@ -11,6 +11,9 @@
 pub mod fair;
 
 pub use fair::fpme_noisy;
+/// The Bayesian engine driven by fuzzer-chosen answers (the `bayes`
+/// target); the check lives beside the engine, in the library.
+pub use metric_elicitation::elicit::bayes::check::answers as bayes_answers;
 pub mod cost_reward;
 pub mod quadratic;
 

@@ -54,3 +54,8 @@ fn cost_reward_regressions() {
         ) > 0
     );
 }
+
+#[test]
+fn bayes_regressions() {
+    assert!(replay("bayes", metric_elicitation_testkit::bayes_answers) > 0);
+}
