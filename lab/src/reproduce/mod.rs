@@ -13,6 +13,7 @@ pub mod binary;
 pub mod cost_reward;
 pub mod fair;
 pub mod multiclass;
+pub mod noise;
 pub mod plots;
 pub mod quadratic;
 pub mod ranking;
@@ -96,6 +97,10 @@ pub struct Row {
     /// (shown as a column of the table when any row of a section has it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seconds: Option<f64>,
+    /// Noise rows (issue #28): the setting's fractions, coverage and
+    /// questions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<noise::NoiseStats>,
     /// Free-form notes (settings, why a value differs).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub note: String,
@@ -127,6 +132,7 @@ impl Row {
             tied_trials: None,
             f64_difference: None,
             seconds: None,
+            noise: None,
             note: String::new(),
         }
     }
@@ -186,6 +192,9 @@ pub enum Layout {
     Table,
     /// One row per setting of a sweep: trials, worst error, bound, ratio.
     Sweep,
+    /// One row per setting and engine of a noise job: within ε, silent,
+    /// flagged, coverage, questions against the bound.
+    Noise,
 }
 
 /// A figure of a section: the file name and the function drawing it.
@@ -320,6 +329,7 @@ pub fn jobs<T: Scalar>(o: &Options) -> Vec<Job> {
     all.extend(fair::jobs::<T>(o));
     all.extend(quadratic::jobs::<T>(o));
     all.extend(cost_reward::jobs::<T>(o));
+    all.extend(noise::jobs::<T>(o));
     all
 }
 
@@ -798,6 +808,7 @@ pub fn report(sections: &[Section], command: &str) -> String {
                 }
             }
             Layout::Sweep => sweep_table(&mut md, s),
+            Layout::Noise => noise_table(&mut md, s),
         }
         let _ = writeln!(md);
     }
@@ -876,6 +887,34 @@ fn sweep_table(md: &mut String, s: &Section) {
                 .map_or("-".into(), |x| format!("{x:.4}")),
             worst(&|r| r.worst_ratio).map_or("-".into(), |x| format!("{x:.3}")),
             violations.map_or("-".into(), |v| v.to_string()),
+        );
+    }
+}
+
+/// A noise job's table: one row per setting and engine.
+fn noise_table(md: &mut String, s: &Section) {
+    let pct = |x: f64| format!("{:.1} %", x * 100.0);
+    let _ = writeln!(md, "| setting | engine | trials | within eps | wrong, silent | flagged | 95 % radius covers | questions median / p90 / max | bound | median/bound | worst error | ms/question |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for r in &s.rows {
+        let Some(st) = &r.noise else { continue };
+        let bound = r.bound.unwrap_or(f64::NAN);
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} / {} / {} | {bound:.1} | {:.2} | {:.3} | {:.2} |",
+            r.row,
+            r.search,
+            r.trials.unwrap_or(0),
+            pct(st.within),
+            pct(st.silent),
+            pct(st.flagged),
+            st.coverage.map_or("-".into(), pct),
+            st.median_questions,
+            st.p90_questions,
+            r.queries,
+            st.median_questions / bound,
+            r.worst_error.unwrap_or(r.error),
+            st.ms_per_question
         );
     }
 }

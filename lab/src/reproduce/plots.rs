@@ -532,3 +532,89 @@ where
 pub fn omegas() -> Vec<f64> {
     (4..=14).map(|i| f64::from(i) / 100.0).collect()
 }
+
+/// Issue #28's noise figure: against the person's flip rate p (ε = 0.05),
+/// the median questions over the information bound (left) and the
+/// fraction of elicitations within ε (right), one colour per engine, one
+/// line style per family (solid for the first, dashed for the others).
+pub(crate) fn noise_figure(section: &Section, path: &Path) -> Result<(), String> {
+    let rows: Vec<&Row> = section
+        .rows
+        .iter()
+        .filter(|r| {
+            r.noise
+                .as_ref()
+                .is_some_and(|s| s.eps == 0.05 && s.tau.is_none())
+        })
+        .collect();
+    let mut cases: Vec<&str> = Vec::new();
+    for r in &rows {
+        let case = r.row.split(", ").next().unwrap_or("");
+        if !cases.contains(&case) {
+            cases.push(case);
+        }
+    }
+    let top = rows
+        .iter()
+        .filter_map(|r| Some(r.noise.as_ref()?.median_questions / r.bound?))
+        .fold(1.0, f64::max)
+        * 1.1;
+    let root = canvas(path, (1200, 520))?;
+    let engines = [
+        ("bayes (model known)", BLUE),
+        ("bayes (default)", GREEN),
+        ("search", RED),
+    ];
+    type Reading = fn(&Row) -> Option<f64>;
+    let panels: [(&str, f64, Reading); 2] = [
+        ("median questions / information bound", top, |r| {
+            Some(r.noise.as_ref()?.median_questions / r.bound?)
+        }),
+        ("fraction within eps", 1.02, |r| {
+            Some(r.noise.as_ref()?.within)
+        }),
+    ];
+    for (area, (y_desc, top, reading)) in root.split_evenly((1, 2)).iter().zip(panels) {
+        let mut chart = ChartBuilder::on(area)
+            .caption(format!("{y_desc} (eps = 0.05)"), ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(48)
+            .build_cartesian_2d(-0.01f64..0.21, 0f64..top)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("person's mistake rate p")
+            .y_desc(y_desc)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (c, case) in cases.iter().enumerate() {
+            for (engine, color) in engines {
+                let pts: Vec<(f64, f64)> = rows
+                    .iter()
+                    .filter(|r| r.row.starts_with(case) && r.search.starts_with(engine))
+                    .filter_map(|r| Some((r.noise.as_ref()?.p, reading(r)?)))
+                    .collect();
+                if c == 0 {
+                    chart
+                        .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                        .map_err(|e| e.to_string())?
+                        .label(engine)
+                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+                } else {
+                    chart
+                        .draw_series(DashedLineSeries::new(pts.clone(), 5, 4, color.into()))
+                        .map_err(|e| e.to_string())?;
+                }
+                chart
+                    .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        if cases.len() > 1 {
+            readings_legend(&mut chart, cases[0], &cases[1..].join(", "))?;
+        }
+        legend(&mut chart)?;
+    }
+    root.present().map_err(|e| e.to_string())
+}
