@@ -989,8 +989,30 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
         } else {
             T::int(0)
         };
-        if let Some(p) = &mistake_rate {
-            if *p > T::ratio(1, 4) {
+        match (&self.settings.answers, &mistake_rate) {
+            // Under Bradley–Terry the rate is what the model expects of
+            // the questions asked (the engine asks near-ties, which such a
+            // person answers nearly at random): contradiction is
+            // disagreeing with the estimate well beyond it (two binomial
+            // standard deviations) and in more than a quarter of answers.
+            (AnswerModel::BradleyTerry { .. }, Some(expected)) => {
+                let spread = (expected.clone() * (T::int(1) - expected.clone())
+                    / T::int(strict.max(1) as i64))
+                .sqrt();
+                if disagreement > expected.clone() + T::int(2) * spread
+                    && disagreement > T::ratio(1, 4)
+                {
+                    warnings.push(Warning::new(
+                        Cause::Contradictory,
+                        format!(
+                            "the answers disagree with the estimate in {:.2} of the strict answers, where a Bradley–Terry person would in about {:.2}",
+                            disagreement.to_f64_lossy(),
+                            expected.to_f64_lossy()
+                        ),
+                    ));
+                }
+            }
+            (_, Some(p)) if *p > T::ratio(1, 4) => {
                 warnings.push(Warning::new(
                     Cause::Contradictory,
                     format!(
@@ -999,6 +1021,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
                     ),
                 ));
             }
+            _ => {}
         }
         if let Some(c) = &checks {
             let strict = c.asked - c.indifferent;
