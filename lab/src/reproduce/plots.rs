@@ -534,9 +534,9 @@ pub fn omegas() -> Vec<f64> {
 }
 
 /// Issue #28's noise figure: against the person's flip rate p (ε = 0.05),
-/// the median questions over the information bound (left) and the
-/// fraction of elicitations within ε (right), one colour per engine, one
-/// line style per family (solid for the first, dashed for the others).
+/// the median questions with the information bound in black (left) and
+/// the fraction of elicitations within ε (right), one colour per engine,
+/// one line style per family (solid for the first, dashed for the others).
 pub(crate) fn noise_figure(section: &Section, path: &Path) -> Result<(), String> {
     let rows: Vec<&Row> = section
         .rows
@@ -556,7 +556,7 @@ pub(crate) fn noise_figure(section: &Section, path: &Path) -> Result<(), String>
     }
     let top = rows
         .iter()
-        .filter_map(|r| Some(r.noise.as_ref()?.median_questions / r.bound?))
+        .filter_map(|r| Some(r.noise.as_ref()?.median_questions.max(r.bound?)))
         .fold(1.0, f64::max)
         * 1.1;
     let root = canvas(path, (1200, 520))?;
@@ -567,8 +567,8 @@ pub(crate) fn noise_figure(section: &Section, path: &Path) -> Result<(), String>
     ];
     type Reading = fn(&Row) -> Option<f64>;
     let panels: [(&str, f64, Reading); 2] = [
-        ("median questions / information bound", top, |r| {
-            Some(r.noise.as_ref()?.median_questions / r.bound?)
+        ("median questions", top, |r| {
+            Some(r.noise.as_ref()?.median_questions)
         }),
         ("fraction within eps", 1.02, |r| {
             Some(r.noise.as_ref()?.within)
@@ -609,6 +609,24 @@ pub(crate) fn noise_figure(section: &Section, path: &Path) -> Result<(), String>
                 chart
                     .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
                     .map_err(|e| e.to_string())?;
+            }
+        }
+        if y_desc == "median questions" {
+            // The bound of each family (the same for every engine).
+            for (c, case) in cases.iter().enumerate() {
+                let pts: Vec<(f64, f64)> = rows
+                    .iter()
+                    .filter(|r| r.row.starts_with(case) && r.search.starts_with("search"))
+                    .filter_map(|r| Some((r.noise.as_ref()?.p, r.bound?)))
+                    .collect();
+                let series = chart
+                    .draw_series(LineSeries::new(pts, BLACK.stroke_width(1)))
+                    .map_err(|e| e.to_string())?;
+                if c == 0 {
+                    series
+                        .label("information bound")
+                        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK));
+                }
             }
         }
         if cases.len() > 1 {
