@@ -15,7 +15,8 @@
 //!   Beta(2, 18) prior);
 //! * the papers' search (binary: golden section on the boundary, 003
 //!   Alg. 1; DLPM: 002 Alg. 1 with golden section and the automatic
-//!   reference; LPME: 001 App. A Alg. 2, one cycle of bisection).
+//!   reference; LPME: 001 App. A Alg. 2, one cycle of bisection; FPME:
+//!   001 Alg. 1 in its efficient setting, the spec's default).
 //!
 //! Per setting it reports the fraction within ε of the truth (in the
 //! family's error measure), the fraction wrong without any warning
@@ -28,18 +29,21 @@
 
 use super::shard::sharded_map;
 use super::{Job, Layout, Row, Rows};
-use metric_elicitation::elicit::bayes::families::{BinaryLpm, Dlpm, SphereLpme};
+use metric_elicitation::elicit::bayes::families::{BinaryLpm, Dlpm, Fpme, SphereLpme};
 use metric_elicitation::elicit::bayes::{
     draw_prior, elicit, information_bound, AnswerModel, BayesSettings, Family,
 };
 use metric_elicitation::elicit::binary::{elicit_lpm, Monotonicity};
+use metric_elicitation::elicit::fpme::{fpme, FpmeSettings};
 use metric_elicitation::elicit::lpme::{lpme, LpmeSettings};
 use metric_elicitation::elicit::multiclass::{elicit_dlpm, DlpmSettings};
 use metric_elicitation::elicit::ratios::Reference;
 use metric_elicitation::elicit::Search;
 use metric_elicitation::error::{Error, Result};
+use metric_elicitation::geometry::groups::Groups;
 use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::metric::binary::Lpm;
+use metric_elicitation::metric::fair::FairMetric;
 use metric_elicitation::oracle::{BradleyTerry, Metric, Mistakes, Oracle, Simulated};
 use metric_elicitation::population::{LogisticMulticlass, LogisticUniform};
 use metric_elicitation::scalar::Scalar;
@@ -49,8 +53,8 @@ use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// The noise jobs' ids; all run only when `--only` names them (`--only
-/// noise` selects the three).
-pub const ON_REQUEST: [&str; 3] = ["noise-binary", "noise-dlpm", "noise-lpme"];
+/// noise` selects them all).
+pub const ON_REQUEST: [&str; 4] = ["noise-binary", "noise-dlpm", "noise-lpme", "noise-fpme"];
 
 /// The tolerances of every job.
 pub const EPSILONS: [f64; 2] = [0.05, 0.02];
@@ -145,6 +149,10 @@ pub enum Case {
     Dlpm(usize),
     /// LPME on the sphere S(½·1, 0.2) in q dimensions.
     Lpme(usize),
+    /// FPME with m groups and two classes (group shares per class 0.5/0.4
+    /// for m = 2; 0.3/0.3, 0.3/0.3, 0.4/0.4 for m = 3), the default query
+    /// sphere.
+    Fpme(usize),
 }
 
 impl Case {
@@ -154,6 +162,7 @@ impl Case {
             Case::Binary => "binary LPM".into(),
             Case::Dlpm(k) => format!("DLPM k = {k}"),
             Case::Lpme(q) => format!("LPME q = {q}"),
+            Case::Fpme(m) => format!("FPME (m, k) = ({m}, 2)"),
         }
     }
 
@@ -163,6 +172,7 @@ impl Case {
             Case::Binary => "search (003 Alg. 1, golden)",
             Case::Dlpm(_) => "search (002 Alg. 1, golden, reference auto)",
             Case::Lpme(_) => "search (001 Alg. 2, one cycle, bisection)",
+            Case::Fpme(_) => "search (001 Alg. 1, efficient: one cycle, golden, least squares)",
         }
     }
 }
@@ -386,6 +396,48 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
             });
             Ok(out)
         }
+        Case::Fpme(m) => {
+            let t: Vec<Vec<T>> = match m {
+                2 => vec![
+                    vec![T::ratio(1, 2), T::ratio(2, 5)],
+                    vec![T::ratio(1, 2), T::ratio(3, 5)],
+                ],
+                _ => vec![
+                    vec![T::ratio(3, 10), T::ratio(3, 10)],
+                    vec![T::ratio(3, 10), T::ratio(3, 10)],
+                    vec![T::ratio(2, 5), T::ratio(2, 5)],
+                ],
+            };
+            let groups = Groups::new(2, t, None)?;
+            let family = Fpme::new(groups.clone());
+            let theta = draw::<T, _>(&family, seed)?;
+            let truth = family.metric(theta.as_slice())?.bind(&groups)?;
+            let mut out = engines(&family, person, eps, seed, &theta, &truth)?;
+            let start = Instant::now();
+            let est = person.answer(truth, person_seed, |o| {
+                fpme(&groups, o, &FpmeSettings::efficient(tol))
+            })??;
+            let seconds = start.elapsed().as_secs_f64();
+            // The search's estimate in the engine's parameters (a metric of
+            // the family only when its b's are not all zero).
+            let error = FairMetric::normalized(est.a.clone(), est.b.clone(), est.lambda.clone())
+                .and_then(|m| family.parameters(&m))
+                .map(|hat| {
+                    let n = family.report_names().len();
+                    let (mut a, mut b) = (vec![T::int(0); n], vec![T::int(0); n]);
+                    family.report(theta.as_slice(), &mut a);
+                    family.report(hat.as_slice(), &mut b);
+                    family.error(&a, &b).to_f64_lossy()
+                });
+            out.push(Outcome {
+                error: error.as_ref().map_or(f64::INFINITY, |e| *e),
+                radius: None,
+                questions: est.queries.total(),
+                flagged: !est.warnings.is_empty() || error.is_err(),
+                seconds,
+            });
+            Ok(out)
+        }
     }
 }
 
@@ -395,6 +447,9 @@ fn free(case: Case) -> usize {
         Case::Binary => 1,
         Case::Dlpm(k) => k - 1,
         Case::Lpme(q) => q - 1,
+        // a on the q = 2 sphere, the b's jointly, and λ: 1 + (2·P − 1) + 1
+        // with P pairs of groups.
+        Case::Fpme(m) => 2 * (m * (m - 1) / 2) + 1,
     }
 }
 
@@ -566,7 +621,7 @@ const EXPLAIN: &str = include_str!("../../text/noise-explain.md");
 pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
     let (trials, seed) = (o.trials, o.seed);
     let requested = |id: &str| o.only.iter().any(|f| id.starts_with(f.as_str()));
-    let cases: [(&'static str, &'static str, Vec<Case>); 3] = [
+    let cases: [(&'static str, &'static str, Vec<Case>); 4] = [
         (
             ON_REQUEST[0],
             "Issue #28: binary LPM behind people who err, Bayesian engine vs 003's search",
@@ -581,6 +636,11 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
             ON_REQUEST[2],
             "Issue #28: LPME q = 2, 6, 12 behind people who err, Bayesian engine vs 001's search",
             vec![Case::Lpme(2), Case::Lpme(6), Case::Lpme(12)],
+        ),
+        (
+            ON_REQUEST[3],
+            "Issue #28: FPME (m, k) = (2, 2), (3, 2) behind people who err, Bayesian engine vs 001's search",
+            vec![Case::Fpme(2), Case::Fpme(3)],
         ),
     ];
     cases
@@ -605,7 +665,8 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
                     file: match id {
                         "noise-binary" => "fig-noise-binary.svg",
                         "noise-dlpm" => "fig-noise-dlpm.svg",
-                        _ => "fig-noise-lpme.svg",
+                        "noise-lpme" => "fig-noise-lpme.svg",
+                        _ => "fig-noise-fpme.svg",
                     },
                     draw: super::plots::noise_figure,
                 }),
@@ -658,6 +719,25 @@ mod tests {
         );
         let v = verdict("noise-binary", &rows);
         assert!(v.starts_with("measured: "), "{v}");
+    }
+
+    #[test]
+    fn fpme_rows_put_the_search_in_the_engine_s_parameters() {
+        // Exact answers: the engine and the search within ε of the truth in
+        // the same measure (a wrong convention would put them far apart).
+        let rows = rows::<f64>(
+            "noise-fpme",
+            Case::Fpme(2),
+            &[Person::Exact],
+            &[0.05],
+            3,
+            11,
+        )
+        .unwrap();
+        assert_eq!(rows.len(), 3);
+        for r in &rows {
+            assert!(r.noise.as_ref().unwrap().within >= 2.0 / 3.0, "{r:?}");
+        }
     }
 
     #[test]
