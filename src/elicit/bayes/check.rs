@@ -13,7 +13,8 @@ use nalgebra::DVector;
 /// Runs the engine on answers read two bits at a time from `data` (00
 /// first, 01 second, 10 "can't tell", 11 first) after a header byte that
 /// picks the family (binary LPM, LPME q = 3, DLPM k = 3) and the answer
-/// model (p = 0, p = 0.1, unknown p, Bradley–Terry), and checks the
+/// model (p = 0, p = 0.1, unknown p, Bradley–Terry or the person model
+/// of [`AnswerModel::person`]), and checks the
 /// invariants.
 ///
 /// # Errors
@@ -29,6 +30,7 @@ pub fn answers(data: &[u8]) -> Result<(), String> {
             alpha: 2.0,
             beta: 18.0,
         },
+        _ if (head >> 6) & 1 == 1 => AnswerModel::person(),
         _ => AnswerModel::BradleyTerry { tau: 0.02 },
     };
     let budget = (rest.len() * 4).clamp(1, 48);

@@ -56,13 +56,18 @@ pub(crate) fn exponential<T: Scalar>(rng: &mut ChaCha8Rng) -> T {
 /// The likelihood state of one particle: counts of the strict answers it
 /// disagrees with (`k`) among those it finds informative (`m`), the
 /// disagreements that are impossible under the model (`hard`, p = 0), and
-/// the sum of the continuous terms (Bradley–Terry and "can't tell").
+/// the sum of the continuous terms (Bradley–Terry, "can't tell", and the
+/// person model's strict answers at a temperature τ > 0), and under
+/// [`AnswerModel::Person`] the particle's cell of the grid: the person's
+/// (τ, p) is a latent variable of each particle, drawn with it (data
+/// augmentation), so an answer costs one term, not one per cell.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct State<T> {
     pub hard: u32,
     pub k: u32,
     pub m: u32,
     pub soft: T,
+    pub cell: usize,
 }
 
 impl<T: Scalar> State<T> {
@@ -72,7 +77,157 @@ impl<T: Scalar> State<T> {
             k: 0,
             m: 0,
             soft: T::int(0),
+            cell: 0,
         }
+    }
+
+    /// An empty state in the same cell (what a move re-accumulates).
+    pub(crate) fn empty_in(cell: usize) -> Self {
+        State {
+            cell,
+            ..State::empty()
+        }
+    }
+}
+
+/// The grid of [`AnswerModel::Person`]: its temperatures, its mistake
+/// rates with their logarithms, and each cell's log prior weight (cell
+/// `t·R + r` for temperature t and rate r, the weights summing to 1).
+#[derive(Debug, Clone)]
+struct Grid<T> {
+    temperatures: Vec<T>,
+    /// (p, ln p, ln(1 − p), 1 − 2p).
+    rates: Vec<(T, T, T, T)>,
+    log_weights: Vec<T>,
+}
+
+impl<T: Scalar> Grid<T> {
+    fn new(alpha: &T, beta: &T, rates: &[T], temperatures: &[T]) -> Self {
+        let one = T::int(1);
+        // Beta(α, β) density up to its constant at each rate, in logs.
+        let log_density: Vec<T> = rates
+            .iter()
+            .map(|p| {
+                (alpha.clone() - one.clone()) * p.clone().ln()
+                    + (beta.clone() - one.clone()) * (one.clone() - p.clone()).ln()
+            })
+            .collect();
+        let top = log_density
+            .iter()
+            .fold(None::<T>, |m, x| match m {
+                Some(m) if m >= *x => Some(m),
+                _ => Some(x.clone()),
+            })
+            .unwrap_or_else(|| T::int(0));
+        let total = log_density
+            .iter()
+            .fold(T::int(0), |acc, x| acc + (x.clone() - top.clone()).exp());
+        let log_t = T::int(temperatures.len() as i64).ln();
+        let log_rate: Vec<T> = log_density
+            .iter()
+            .map(|x| x.clone() - top.clone() - total.clone().ln() - log_t.clone())
+            .collect();
+        let log_weights = temperatures
+            .iter()
+            .flat_map(|_| log_rate.iter().cloned())
+            .collect();
+        Grid {
+            temperatures: temperatures.to_vec(),
+            rates: rates
+                .iter()
+                .map(|p| {
+                    (
+                        p.clone(),
+                        p.clone().ln(),
+                        (one.clone() - p.clone()).ln(),
+                        one.clone() - p.clone() * T::int(2),
+                    )
+                })
+                .collect(),
+            log_weights,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.log_weights.len()
+    }
+
+    /// (τ, (p, ln p, ln(1 − p), 1 − 2p)) of a cell.
+    fn cell(&self, c: usize) -> (&T, &(T, T, T, T)) {
+        let r = self.rates.len();
+        (&self.temperatures[c / r], &self.rates[c % r])
+    }
+
+    /// The log-likelihood of one strict answer in cell `c`, `x` the value
+    /// difference signed by the answer (positive: the answer agrees).
+    fn term(&self, c: usize, x: &T) -> T {
+        let zero = T::int(0);
+        let (tau, (p, lp, lq, q)) = self.cell(c);
+        if *tau == zero {
+            if *x > zero {
+                lq.clone()
+            } else {
+                lp.clone()
+            }
+        } else {
+            let z = x.clone() / tau.clone();
+            if *p == zero {
+                log_logistic(&z)
+            } else {
+                (p.clone() + q.clone() * crate::oracle::people::logistic(&z)).ln()
+            }
+        }
+    }
+}
+
+/// An index drawn with probability proportional to `weights` (all ≥ 0,
+/// not all 0; the last positive one if rounding leaves the mark past the
+/// total).
+fn categorical<T: Scalar>(weights: &[T], rng: &mut ChaCha8Rng) -> usize {
+    let total = weights.iter().fold(T::int(0), |a, w| a + w.clone());
+    let mark = uniform::<T, _>(rng) * total;
+    let mut cumulative = T::int(0);
+    for (i, w) in weights.iter().enumerate() {
+        cumulative += w;
+        if mark < cumulative {
+            return i;
+        }
+    }
+    (0..weights.len())
+        .rev()
+        .find(|i| weights[*i] > T::int(0))
+        .unwrap_or(0)
+}
+
+/// The probability that the answer to a question with signed value
+/// difference `x` (positive: the first point is better) is "first",
+/// under a person's temperature τ: σ(x/τ), or the sign for τ = 0.
+fn judged<T: Scalar>(x: &T, tau: &T) -> T {
+    let zero = T::int(0);
+    if *tau > zero {
+        crate::oracle::people::logistic(&(x.clone() / tau.clone()))
+    } else if *x > zero {
+        T::int(1)
+    } else if *x < zero {
+        zero
+    } else {
+        T::ratio(1, 2)
+    }
+}
+
+/// A particle's law of a strict answer under [`AnswerModel::Person`]
+/// (its cell's τ and p): P(first) = p + (1 − 2p)·P_τ(first).
+#[derive(Debug, Clone)]
+pub(crate) struct Predictive<T> {
+    pub rate: T,
+    pub temperature: T,
+}
+
+impl<T: Scalar> Predictive<T> {
+    /// P(first) for a value difference `x`.
+    pub(crate) fn first(&self, x: &T) -> T {
+        let p = &self.rate;
+        p.clone() + (T::int(1) - p.clone() * T::int(2)) * judged(x, &self.temperature)
     }
 }
 
@@ -87,6 +242,8 @@ pub(crate) struct Likelihood<T> {
     alpha: Vec<T>,
     beta: Vec<T>,
     both: Vec<T>,
+    /// The grid of the person model.
+    grid: Option<Grid<T>>,
 }
 
 impl<T: Scalar> Likelihood<T> {
@@ -97,10 +254,20 @@ impl<T: Scalar> Likelihood<T> {
             }
             _ => None,
         };
+        let grid = match &settings.answers {
+            AnswerModel::Person {
+                alpha,
+                beta,
+                rates,
+                temperatures,
+            } => Some(Grid::new(alpha, beta, rates, temperatures)),
+            _ => None,
+        };
         Likelihood {
             model: settings.answers.clone(),
             band: settings.band.clone(),
             logs,
+            grid,
             alpha: vec![T::int(0)],
             beta: vec![T::int(0)],
             both: vec![T::int(0)],
@@ -141,7 +308,70 @@ impl<T: Scalar> Likelihood<T> {
                     - self.both[m].clone()
             }
             AnswerModel::BradleyTerry { .. } => s.soft.clone(),
+            AnswerModel::Person { .. } => match &self.grid {
+                // τ = 0: the cell's flips, counted; τ > 0: in `soft`.
+                Some(g) if *g.cell(s.cell).0 == T::int(0) => {
+                    let (_, (_, lp, lq, _)) = g.cell(s.cell);
+                    s.soft.clone()
+                        + lp.clone() * T::int(i64::from(s.k))
+                        + lq.clone() * T::int(i64::from(s.m - s.k))
+                }
+                _ => s.soft.clone(),
+            },
         }
+    }
+
+    /// A particle's law of a strict answer under the person model (`None`
+    /// under the other models).
+    pub(crate) fn predictive(&self, s: &State<T>) -> Option<Predictive<T>> {
+        let g = self.grid.as_ref()?;
+        let (tau, (p, _, _, _)) = g.cell(s.cell);
+        Some(Predictive {
+            rate: p.clone(),
+            temperature: tau.clone(),
+        })
+    }
+
+    /// The prior mean mistake rate of the person model's grid.
+    pub(crate) fn prior_rate(&self) -> Option<T> {
+        let g = self.grid.as_ref()?;
+        Some((0..g.len()).fold(T::int(0), |acc, c| {
+            acc + g.log_weights[c].clone().exp() * g.cell(c).1 .0.clone()
+        }))
+    }
+
+    /// Draws every particle's cell from the grid's prior (the person
+    /// model only).
+    pub(crate) fn draw_cells(&self, states: &mut [State<T>], rng: &mut ChaCha8Rng) {
+        let Some(g) = &self.grid else { return };
+        let weights: Vec<T> = g.log_weights.iter().map(|w| w.clone().exp()).collect();
+        for st in states {
+            st.cell = categorical(&weights, rng);
+        }
+    }
+
+    /// A Gibbs step for a particle's cell given its parameters: the cell
+    /// drawn in proportion to its prior weight times the likelihood of the
+    /// strict answers, whose signed value differences are `xs` (already
+    /// divided by the scale; the band and exact ties left out). Returns
+    /// the new cell.
+    pub(crate) fn gibbs_cell(&self, xs: &[T], rng: &mut ChaCha8Rng) -> Option<usize> {
+        let g = self.grid.as_ref()?;
+        let logs: Vec<T> = (0..g.len())
+            .map(|c| {
+                xs.iter()
+                    .fold(g.log_weights[c].clone(), |acc, x| acc + g.term(c, x))
+            })
+            .collect();
+        let top = logs
+            .iter()
+            .skip(1)
+            .fold(logs[0].clone(), |m, x| if *x > m { x.clone() } else { m });
+        let weights: Vec<T> = logs
+            .iter()
+            .map(|x| (x.clone() - top.clone()).exp())
+            .collect();
+        Some(categorical(&weights, rng))
     }
 
     /// Adds one answer with s = ⟨n, Δf⟩ (tie width `width`) to a state.
@@ -163,6 +393,17 @@ impl<T: Scalar> Likelihood<T> {
                     AnswerModel::BradleyTerry { tau } => {
                         let x = if first { s.clone() } else { -s.clone() } / tau.clone();
                         state.soft += &log_logistic(&x);
+                    }
+                    AnswerModel::Person { .. } => {
+                        let Some(g) = &self.grid else { return };
+                        state.m += 1;
+                        let x = if first { s.clone() } else { -s.clone() };
+                        if x <= zero {
+                            state.k += 1;
+                        }
+                        if *g.cell(state.cell).0 != zero {
+                            state.soft += &g.term(state.cell, &x);
+                        }
                     }
                     AnswerModel::Mistakes { .. } | AnswerModel::UnknownMistakes { .. } => {
                         state.m += 1;
@@ -189,7 +430,10 @@ impl<T: Scalar> Likelihood<T> {
     /// ⟨θ, Δf⟩ alone (independent mistakes, no ε_Ω band), so that the
     /// normalization need not be applied to it.
     pub(crate) fn by_sign(&self) -> bool {
-        !matches!(self.model, AnswerModel::BradleyTerry { .. }) && self.band == T::int(0)
+        matches!(
+            self.model,
+            AnswerModel::Mistakes { .. } | AnswerModel::UnknownMistakes { .. }
+        ) && self.band == T::int(0)
     }
 
     /// The posterior-mean mistake probability of a particle's state under
@@ -200,6 +444,7 @@ impl<T: Scalar> Likelihood<T> {
                 (alpha.clone() + T::int(i64::from(s.k)))
                     / (alpha.clone() + beta.clone() + T::int(i64::from(s.m))),
             ),
+            AnswerModel::Person { .. } => self.predictive(s).map(|p| p.rate),
             _ => None,
         }
     }
@@ -535,6 +780,57 @@ impl<T: Scalar> Particles<T> {
         (directions, trace)
     }
 
+    /// Under the person model, a Gibbs step for every particle's cell (the
+    /// person's τ and p) given its parameters, its state rebuilt in the new
+    /// cell; nothing under the other models.
+    pub(crate) fn gibbs_cells(
+        &mut self,
+        lik: &Likelihood<T>,
+        history: &History<T>,
+        rng: &mut ChaCha8Rng,
+    ) {
+        if lik.grid.is_none() {
+            return;
+        }
+        let zero = T::int(0);
+        for i in 0..self.n {
+            let scale = self.scales[i].clone();
+            // The answer's signed value difference x (positive: agrees)
+            // and the unsigned s = ⟨n, Δf⟩ that `add` takes.
+            let values: Vec<(T, T)> = (0..history.len())
+                .map(|j| {
+                    let x = self.proj[i][j].clone() / scale.clone();
+                    let s = if history.answers[j] == Preference::Second {
+                        -x.clone()
+                    } else {
+                        x.clone()
+                    };
+                    (x, s)
+                })
+                .collect();
+            let xs: Vec<T> = values
+                .iter()
+                .zip(&history.answers)
+                .filter(|((x, _), a)| {
+                    **a != Preference::Indifferent && x.clone().abs() > lik.band && *x != zero
+                })
+                .map(|((x, _), _)| x.clone())
+                .collect();
+            let Some(cell) = lik.gibbs_cell(&xs, rng) else {
+                return;
+            };
+            if cell == self.state[i].cell {
+                continue;
+            }
+            let mut st = State::empty_in(cell);
+            for (j, (_, s)) in values.iter().enumerate() {
+                lik.add(&mut st, s, history.answers[j], &history.widths[j]);
+            }
+            self.value[i] = lik.value(&st);
+            self.state[i] = st;
+        }
+    }
+
     /// Slice-sampling moves (Neal 2003, stepping out and shrinkage) of
     /// every particle along the particles' principal directions (a random
     /// one per move: random-scan Gibbs in the posterior's own axes, the
@@ -561,6 +857,7 @@ impl<T: Scalar> Particles<T> {
         rng: &mut ChaCha8Rng,
     ) -> MoveStats {
         use rand::Rng;
+        self.gibbs_cells(lik, history, rng);
         let (d, n) = (self.d, self.n);
         let prior = family.prior();
         let cone: Cone = family.cone();
@@ -625,6 +922,7 @@ impl<T: Scalar> Particles<T> {
                     t.set_product(u, &r);
                 }
                 let hard = self.state[i].hard;
+                let cell = self.state[i].cell;
                 let level = log_prior(prior, &theta)
                     + self.value[i].clone()
                     + (T::int(1) - uniform::<T, _>(rng)).ln();
@@ -649,7 +947,7 @@ impl<T: Scalar> Particles<T> {
                     let tr = t.clone() * inverse_r.clone();
                     // ⟨n, Δf_j⟩ = r·(p_j + (t/r)·c_j)/s(θ + t·v), signed.
                     let to_value = r.clone() / sc.clone();
-                    let mut st = State::empty();
+                    let mut st = State::empty_in(cell);
                     if by_sign {
                         // Strict answers by sign alone, counted without
                         // branches in blocks of 16; the bound is checked

@@ -4,6 +4,7 @@
 
 use super::family::positive;
 use super::family::{dot, Family, View};
+use super::posterior::Predictive;
 use super::AnswerModel;
 use crate::oracle::people::logistic;
 use crate::scalar::Scalar;
@@ -31,12 +32,15 @@ pub(crate) struct Scored<T, P> {
 
 /// Expected information (bits) of a question with feature difference
 /// `delta`, and the distance between the means of the two halves it
-/// splits the posterior into.
+/// splits the posterior into. Under the person model `predictive` holds
+/// each particle's predictive law (its cells' posterior), and the
+/// information is that of the mixture.
 pub(crate) fn assess<T: Scalar, F: Family<T>>(
     view: &View<'_, T, F>,
     delta: &[T],
     model: &AnswerModel<T>,
     mistake: &T,
+    predictive: Option<&[Predictive<T>]>,
 ) -> (T, T, T) {
     let zero = T::int(0);
     let d = view.d;
@@ -68,14 +72,20 @@ pub(crate) fn assess<T: Scalar, F: Family<T>>(
                 *m += &(v.clone() * w.clone());
             }
         }
-        if let AnswerModel::BradleyTerry { tau } = model {
-            let sig = logistic(&(s / tau.clone()));
+        let sig = match (model, predictive) {
+            (AnswerModel::BradleyTerry { tau }, _) => Some(logistic(&(s / tau.clone()))),
+            (AnswerModel::Person { .. }, Some(pred)) => Some(pred[i].first(&s)),
+            _ => None,
+        };
+        if let Some(sig) = sig {
             bt_entropy += &(entropy(&sig) * w.clone());
             bt_mean += &(sig * w.clone());
         }
     }
-    let information = match model {
-        AnswerModel::BradleyTerry { .. } => entropy(&bt_mean) - bt_entropy,
+    let information = match (model, predictive) {
+        (AnswerModel::BradleyTerry { .. }, _) | (AnswerModel::Person { .. }, Some(_)) => {
+            entropy(&bt_mean) - bt_entropy
+        }
         _ => {
             let p = mistake.clone();
             let answer = p.clone() + (T::int(1) - p.clone() * T::int(2)) * split.clone();
@@ -123,6 +133,7 @@ pub(crate) fn choose<T: Scalar, F: Family<T>>(
     candidates: Vec<(F::Point, F::Point)>,
     model: &AnswerModel<T>,
     mistake: &T,
+    predictive: Option<&[Predictive<T>]>,
     min_visible: &T,
 ) -> Option<Scored<T, F::Point>> {
     let mut best: Option<Scored<T, F::Point>> = None;
@@ -134,7 +145,7 @@ pub(crate) fn choose<T: Scalar, F: Family<T>>(
         if delta.iter().any(|x| !x.finite()) {
             continue;
         }
-        let (split, information, separation) = assess(view, &delta, model, mistake);
+        let (split, information, separation) = assess(view, &delta, model, mistake, predictive);
         if !positive(&information) {
             continue;
         }
