@@ -61,9 +61,12 @@ use serde_json::{json, Map, Value};
 pub struct BayesBinaryLpmFields {
     /// increasing | decreasing | unknown (default).
     pub monotonicity: Option<String>,
-    /// How often the engine assumes the person errs: a probability in
-    /// [0, 0.5), or `"unknown"` (the default: estimated with the metric
-    /// under a Beta(2, 18) prior, mean 0.1).
+    /// How the engine assumes the person errs: a probability in [0, 0.5)
+    /// of flipping each answer, `"unknown"` (the default: flips at a rate
+    /// with prior Beta(2, 18), mean 0.1) or `"person"` (flips at an unknown
+    /// rate and confusion near ties at an unknown temperature,
+    /// [`AnswerModel::person`]: right behind Bradley–Terry people too, at
+    /// more questions).
     pub assumed_mistake_rate: Option<Value>,
     /// The engine's seed (its particles and moves; default 0).
     pub engine_seed: Option<u64>,
@@ -121,11 +124,16 @@ fn answers<T: Scalar>(field: Option<&Value>) -> Result<AnswerModel<T>> {
             alpha: T::int(2),
             beta: T::int(18),
         }),
+        Some(Value::String(s)) if s == "person" => Ok(AnswerModel::person()),
+        Some(Value::String(s)) => Err(Error::invalid(
+            FIELD,
+            format!("expected a probability, \"unknown\" or \"person\", got {s:?}"),
+        )),
         Some(v) => {
             let n: Num = serde_json::from_value(v.clone()).map_err(|_| {
                 Error::invalid(
                     FIELD,
-                    format!("expected a probability or \"unknown\", got {v}"),
+                    format!("expected a probability, \"unknown\" or \"person\", got {v}"),
                 )
             })?;
             let p: T = n.to_scalar(FIELD)?;
