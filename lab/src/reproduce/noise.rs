@@ -7,14 +7,17 @@
 //! Bradley–Terry at τ ∈ {0.003, 0.01} (metric units, the metric normalized
 //! as the engine reports it: two classifiers whose values differ by 0.01,
 //! the smallest difference a question shows, are told apart 96 % and 73 %
-//! of the time) — elicits each metric three times behind the
+//! of the time) — elicits each metric four times behind the
 //! same seeded person:
 //!
 //! * `bayes (model known)`: the engine told the answer model
 //!   (`AnswerModel::Mistakes { p }`, p = 0 for the exact person, or
 //!   `AnswerModel::BradleyTerry { tau }`);
-//! * `bayes (default)`: the engine as a person gets it (p unknown,
-//!   Beta(2, 18) prior);
+//! * `bayes (default: flips, p unknown)`: the engine as a person gets it
+//!   by default, flips at an unknown rate (Beta(2, 18) prior);
+//! * `bayes (person model)`: `AnswerModel::person` (flips at an unknown
+//!   rate and near-tie confusion at an unknown temperature; a spec's
+//!   `assumed_mistake_rate = "person"`);
 //! * the papers' search (binary: golden section on the boundary, 003
 //!   Alg. 1; DLPM: 002 Alg. 1 with golden section and the automatic
 //!   reference; LPME: 001 App. A Alg. 2, one cycle of bisection; FPME:
@@ -182,8 +185,15 @@ impl Case {
     }
 }
 
-/// The three ways a trial elicits.
-const ENGINES: [&str; 2] = ["bayes (model known)", "bayes (default)"];
+/// The engine's three answer models in a trial (the search is the fourth
+/// way): told the person's model, flips at an unknown rate, and the
+/// person model (`AnswerModel::person`: flips and near-tie confusion,
+/// both unknown).
+const ENGINES: [&str; 3] = [
+    "bayes (model known)",
+    "bayes (default: flips, p unknown)",
+    "bayes (person model)",
+];
 
 /// One elicitation's outcome (what a shard records per trial).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -200,7 +210,8 @@ pub struct Outcome {
     pub seconds: f64,
 }
 
-/// The three outcomes of one trial: engine told the model, engine by
+/// The four outcomes of one trial: engine told the model, flips at an
+/// unknown rate, engine by
 /// default, the search.
 pub type TrialOutcomes = Vec<Outcome>;
 
@@ -283,8 +294,12 @@ where
     M: Metric<F::Point, Value = T> + Clone,
 {
     let mut out = Vec::new();
-    for model in [Some(person.model::<T>()), None] {
-        let s = settings::<T>(eps, model, seed)?;
+    let flips = AnswerModel::UnknownMistakes {
+        alpha: T::int(2),
+        beta: T::int(18),
+    };
+    for model in [person.model::<T>(), flips, AnswerModel::person()] {
+        let s = settings::<T>(eps, Some(model), seed)?;
         out.push(person.answer(metric.clone(), seed ^ 0x5eed, |o| {
             engine_run(family, theta, o, &s)
         })??);
@@ -645,7 +660,7 @@ pub fn verdict(_id: &str, rows: &[Row]) -> String {
             .fold(0.0, f64::max)
     };
     format!(
-        "measured: {} of {} engine rows meet issue #28's targets{}; worst silent-wrong rate: engine (model known) {:.1} %, engine (default) {:.1} %, papers' search {:.1} %",
+        "measured: {} of {} engine rows meet issue #28's targets{}; worst silent-wrong rate: engine (model known) {:.1} %, engine (default: flips, p unknown) {:.1} %, engine (person model) {:.1} %, papers' search {:.1} %",
         engine.len() - missed.len(),
         engine.len(),
         if missed.is_empty() {
@@ -655,6 +670,7 @@ pub fn verdict(_id: &str, rows: &[Row]) -> String {
         },
         silent(&|r| r.search == ENGINES[0]) * 100.0,
         silent(&|r| r.search == ENGINES[1]) * 100.0,
+        silent(&|r| r.search == ENGINES[2]) * 100.0,
         silent(&|r| r.search.starts_with("search")) * 100.0,
     )
 }
@@ -726,7 +742,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_small_binary_sweep_gives_three_rows_per_setting_with_the_engine_ahead_under_mistakes() {
+    fn a_small_binary_sweep_gives_four_rows_per_setting_with_the_engine_ahead_under_mistakes() {
         let rows = rows::<f64>(
             "noise-binary",
             Case::Binary,
@@ -736,7 +752,7 @@ mod tests {
             7,
         )
         .unwrap();
-        assert_eq!(rows.len(), 6);
+        assert_eq!(rows.len(), 8);
         for r in &rows {
             let st = r.noise.as_ref().unwrap();
             assert_eq!(r.trials, Some(12));
@@ -750,7 +766,7 @@ mod tests {
         }
         // Exact answers: every engine within ε of the truth.
         assert!(
-            rows[..3]
+            rows[..4]
                 .iter()
                 .all(|r| r.noise.as_ref().unwrap().within >= 0.9),
             "{rows:#?}"
@@ -758,8 +774,8 @@ mod tests {
         // The search never asks more at p = 0.2 than with exact answers
         // (its count does not depend on the answers).
         assert_eq!(
-            rows[2].noise.as_ref().unwrap().median_questions,
-            rows[5].noise.as_ref().unwrap().median_questions
+            rows[3].noise.as_ref().unwrap().median_questions,
+            rows[7].noise.as_ref().unwrap().median_questions
         );
         let v = verdict("noise-binary", &rows);
         assert!(v.starts_with("measured: "), "{v}");
@@ -771,7 +787,7 @@ mod tests {
         // the same measure (a wrong convention would put them far apart).
         for case in [Case::Fpme(2), Case::Dlpm(3)] {
             let rows = rows::<f64>("noise", case, &[Person::Exact], &[0.05], 3, 11).unwrap();
-            assert_eq!(rows.len(), 3);
+            assert_eq!(rows.len(), 4);
             for r in &rows {
                 assert!(r.noise.as_ref().unwrap().within >= 2.0 / 3.0, "{r:?}");
             }
