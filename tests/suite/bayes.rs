@@ -175,6 +175,30 @@ fn settings_are_validated_naming_the_field() {
         b().answers(AnswerModel::BradleyTerry { tau: 0.0 }).build(),
         "answers.tau",
     );
+    // A rate of 0 under Beta(α, β) has density 0, ∞ or 0·∞ (α > 1, < 1,
+    // = 1): refused for every α rather than a NaN prior weight.
+    for alpha in [0.5, 1.0, 2.0] {
+        named(
+            b().answers(AnswerModel::Person {
+                alpha,
+                beta: 18.0,
+                rates: vec![0.0, 0.1],
+                temperatures: vec![0.01],
+            })
+            .build(),
+            "answers.rates",
+        );
+    }
+    named(
+        b().answers(AnswerModel::Person {
+            alpha: 2.0,
+            beta: 18.0,
+            rates: vec![0.1],
+            temperatures: vec![-0.01],
+        })
+        .build(),
+        "answers.temperatures",
+    );
     named(b().tie_width(-1.0).build(), "tie_width");
     named(b().band(f64::INFINITY).build(), "band");
     named(b().min_visible(-0.01).build(), "min_visible");

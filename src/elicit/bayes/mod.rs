@@ -125,8 +125,9 @@ pub enum AnswerModel<T> {
     /// overlaid with mistakes of probability p. Neither is known: p takes
     /// the values `rates` with weights proportional to the Beta(α, β)
     /// density there, τ the values `temperatures` with equal weights, and
-    /// the likelihood of a metric is the mixture over the grid (exactly
-    /// marginalized per particle). Mistakes far from a tie are explained by
+    /// the likelihood of a metric is the mixture over the grid (each
+    /// particle carries its grid cell, redrawn given its parameters at every
+    /// rejuvenation). Mistakes far from a tie are explained by
     /// p, disagreements on near-ties by τ, so neither kind of person is
     /// trusted beyond what the answers show. See
     /// [`AnswerModel::person`] for the default grid.
@@ -135,7 +136,7 @@ pub enum AnswerModel<T> {
         alpha: T,
         /// β > 0 of the prior on the mistake rate.
         beta: T,
-        /// The mistake rates p of the grid, each in [0, ½).
+        /// The mistake rates p of the grid, each in (0, ½).
         rates: Vec<T>,
         /// The temperatures τ ≥ 0 of the grid (0: exact judgement).
         temperatures: Vec<T>,
@@ -443,13 +444,16 @@ impl<T: Scalar> BayesSettingsBuilder<T> {
                         format!("needs 1 to 16 mistake rates, got {}", rates.len()),
                     ));
                 }
+                // p = 0 is refused: its Beta(α, β) density is 0, ∞ or
+                // undefined (α > 1, < 1, = 1), a cell that is never drawn
+                // or a prior weight that is not a number.
                 if let Some(p) = rates
                     .iter()
-                    .find(|p| !p.finite() || **p < zero || **p >= half)
+                    .find(|p| !p.finite() || **p <= zero || **p >= half)
                 {
                     return Err(Error::invalid(
                         "answers.rates",
-                        format!("a mistake probability must lie in [0, 1/2), got {p}"),
+                        format!("a mistake probability must lie in (0, 1/2), got {p}"),
                     ));
                 }
                 if temperatures.is_empty() || temperatures.len() > 16 {
@@ -462,12 +466,6 @@ impl<T: Scalar> BayesSettingsBuilder<T> {
                     return Err(Error::invalid(
                         "answers.temperatures",
                         format!("a temperature must be finite and >= 0, got {t}"),
-                    ));
-                }
-                if rates.contains(&zero) && temperatures.contains(&zero) {
-                    return Err(Error::invalid(
-                        "answers.rates",
-                        "a rate of 0 with a temperature of 0 makes one contradicting answer impossible; use AnswerModel::Mistakes { p: 0 } for a person who never errs",
                     ));
                 }
             }
