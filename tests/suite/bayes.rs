@@ -780,3 +780,133 @@ fn a_seed_determines_a_binary_elicitation_with_unknown_p() {
     assert_eq!(a, b);
     assert!(a.theta != c.theta || a.questions != c.questions);
 }
+
+/// Answers from a list, in order, then stops as a person who has not
+/// answered yet (an interview's step); records the questions it was asked.
+struct Listed {
+    answers: Vec<Preference>,
+    next: usize,
+    asked: Vec<(DVector<f64>, DVector<f64>)>,
+}
+
+impl Listed {
+    fn new(answers: &[Preference]) -> Self {
+        Listed {
+            answers: answers.to_vec(),
+            next: 0,
+            asked: Vec::new(),
+        }
+    }
+}
+
+impl Oracle<DVector<f64>> for Listed {
+    fn compare(
+        &mut self,
+        x: &DVector<f64>,
+        y: &DVector<f64>,
+    ) -> metric_elicitation::Result<metric_elicitation::oracle::Answer> {
+        self.asked.push((x.clone(), y.clone()));
+        let Some(a) = self.answers.get(self.next) else {
+            return Err(Error::OracleStopped {
+                reason: "waiting".into(),
+            });
+        };
+        self.next += 1;
+        Ok(metric_elicitation::oracle::Answer::plain(*a))
+    }
+}
+
+/// An interview runs the engine once per answer over every answer so far
+/// (`Bayes` keeps a memo of where the last run stopped). Step by step, with
+/// an undo and a changed answer in the middle, every run asks the same
+/// questions and gives the same result as a fresh engine over the same
+/// answers, under the person model (its latent cells ride in the memo).
+#[test]
+fn an_interview_step_by_step_gives_what_one_run_gives() {
+    let sphere = Sphere::new(DVector::from_element(2, 0.5), 0.2).unwrap();
+    // Qpme draws its candidates' centres at random (the engine's generator
+    // advances in every question); SphereLpme's are fixed.
+    interview_steps(Qpme::new(sphere.clone()));
+    interview_steps(SphereLpme::new(
+        Sphere::new(DVector::from_element(3, 0.5), 0.2).unwrap(),
+    ));
+}
+
+fn interview_steps<F: Family<f64, Point = DVector<f64>> + Clone>(family: F)
+where
+    F::Metric: PartialEq + std::fmt::Debug,
+{
+    use metric_elicitation::elicit::bayes::Bayes;
+    use metric_elicitation::elicit::Elicitation;
+    let settings = BayesSettings::builder(tol(0.1))
+        .answers(AnswerModel::person())
+        .particles(300)
+        .seed(4)
+        .build()
+        .unwrap();
+    let theta = draw_prior::<f64, _>(&family, 9).unwrap();
+    let (t, fam) = (theta.clone(), family.clone());
+    let value = move |z: &DVector<f64>| {
+        let mut f = vec![0.0; fam.dim()];
+        fam.features(z, &mut f);
+        t.iter().zip(&f).map(|(a, b)| a * b).sum::<f64>()
+    };
+    let mut person = Mistakes::new(Simulated::new(value), 0.1, 2).unwrap();
+    // The answers of one uninterrupted run, and its result.
+    let whole = Bayes::new(family.clone(), settings.clone());
+    let mut said = Vec::new();
+    struct Recording<'a, O>(&'a mut O, &'a mut Vec<Preference>);
+    impl<O: Oracle<DVector<f64>>> Oracle<DVector<f64>> for Recording<'_, O> {
+        fn compare(
+            &mut self,
+            x: &DVector<f64>,
+            y: &DVector<f64>,
+        ) -> metric_elicitation::Result<metric_elicitation::oracle::Answer> {
+            let a = self.0.compare(x, y)?;
+            self.1.push(a.preference);
+            Ok(a)
+        }
+    }
+    let expected = whole
+        .elicit(&mut Recording(&mut person, &mut said))
+        .unwrap();
+    assert!(said.len() >= 6, "{}", said.len());
+    let fresh = |answers: &[Preference]| {
+        let mut o = Listed::new(answers);
+        let r = Bayes::new(family.clone(), settings.clone()).elicit(&mut o);
+        (r.map_err(|e| e.to_string()), o.asked)
+    };
+    let stepped = Bayes::new(family.clone(), settings.clone());
+    let step = |answers: &[Preference]| {
+        let mut o = Listed::new(answers);
+        let r = stepped.elicit(&mut o);
+        (r.map_err(|e| e.to_string()), o.asked)
+    };
+    // Every step runs (the memo moves on one answer at a time); a fresh
+    // engine (a whole run each) checks some of them.
+    let checked = |k: usize| k < 3 || k % 7 == 0;
+    let half = said.len() / 2;
+    for k in 0..half {
+        let stepped = step(&said[..k]);
+        if checked(k) {
+            assert_eq!(stepped, fresh(&said[..k]), "step {k}");
+        }
+    }
+    // Undo one answer, give the other one, then undo again.
+    let mut changed = said[..half].to_vec();
+    changed[half - 1] = match changed[half - 1] {
+        Preference::First => Preference::Second,
+        _ => Preference::First,
+    };
+    for answers in [&said[..half - 1], &changed[..], &said[..half]] {
+        assert_eq!(step(answers), fresh(answers));
+    }
+    for k in half..said.len() {
+        let stepped = step(&said[..k]);
+        if checked(k) {
+            assert_eq!(stepped, fresh(&said[..k]), "step {k}");
+        }
+    }
+    let (last, _) = step(&said);
+    assert_eq!(last.unwrap(), expected);
+}

@@ -92,6 +92,7 @@ use nalgebra::DVector;
 use posterior::{History, Likelihood, MoveStats, Particles};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::Mutex;
 
 /// How the person answers, as the engine models it.
 #[derive(Debug, Clone, PartialEq)]
@@ -674,17 +675,7 @@ pub struct Engine<'f, T: Scalar, F: Family<T>> {
 
 impl<T: Scalar, F: Family<T>> Clone for Engine<'_, T, F> {
     fn clone(&self) -> Self {
-        Engine {
-            family: self.family,
-            settings: self.settings.clone(),
-            rng: self.rng.clone(),
-            lik: self.lik.clone(),
-            particles: self.particles.clone(),
-            history: self.history.clone(),
-            scale: self.scale.clone(),
-            ties: self.ties,
-            diagnostics: self.diagnostics,
-        }
+        Engine::restore(self.family, self.save())
     }
 }
 
@@ -1259,16 +1250,37 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
 /// // The bound d·log₂(1/ε) for d = 1, ε = 0.05, rounded up.
 /// assert_eq!(bayes.expected_queries(), Some(5));
 /// ```
-#[derive(Debug, Clone)]
-pub struct Bayes<T, F> {
+pub struct Bayes<T: Scalar, F: Family<T>> {
     family: F,
     settings: BayesSettings<T>,
+    /// Where the last run stopped for an answer (an interview's step).
+    memo: Mutex<Option<Memo<T, F::Point>>>,
+}
+
+impl<T: Scalar, F: Family<T> + Clone> Clone for Bayes<T, F> {
+    /// The family and settings (a clone starts with no memo).
+    fn clone(&self) -> Self {
+        Bayes::new(self.family.clone(), self.settings.clone())
+    }
+}
+
+impl<T: Scalar, F: Family<T> + std::fmt::Debug> std::fmt::Debug for Bayes<T, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bayes")
+            .field("family", &self.family)
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<T: Scalar, F: Family<T>> Bayes<T, F> {
     /// The engine for `family` with `settings`.
     pub fn new(family: F, settings: BayesSettings<T>) -> Self {
-        Bayes { family, settings }
+        Bayes {
+            family,
+            settings,
+            memo: Mutex::new(None),
+        }
     }
 
     /// The family.
@@ -1291,8 +1303,18 @@ where
     type Point = F::Point;
     type Estimate = BayesEstimate<T, F::Metric>;
 
+    /// As [`elicit`]. A run that stops for an answer the oracle does not
+    /// have yet (an interview's step) leaves a memo, and the next run whose
+    /// oracle answers the same questions the same way goes on from there:
+    /// each step of an interview costs one question, not a re-run of the
+    /// whole posterior (same questions and result, tested).
     fn elicit(&self, oracle: &mut dyn Oracle<F::Point>) -> Result<Self::Estimate> {
-        elicit(&self.family, oracle, &self.settings)
+        let memo = self.memo.lock().ok().and_then(|mut m| m.take());
+        let (result, memo) = drive(&self.family, oracle, &self.settings, memo, |a, b| a == b);
+        if let Ok(mut m) = self.memo.lock() {
+            *m = memo;
+        }
+        result
     }
 
     /// The information bound d·log₂(1/ε)/(1 − H(p)) rounded up, with p the
@@ -1378,7 +1400,90 @@ where
     F: Family<T>,
     O: Oracle<F::Point> + ?Sized,
 {
-    let mut engine = Engine::new(family, settings.clone())?;
+    drive(family, oracle, settings, None, |_, _| true).0
+}
+
+/// A question the engine asked and the answer it got, with the credible
+/// radius before it (what an interruption there reports).
+struct Asked<T, P> {
+    first: P,
+    second: P,
+    answer: Preference,
+    radius: T,
+}
+
+/// The engine's owned state, without the family it borrows.
+struct Saved<T: Scalar> {
+    settings: BayesSettings<T>,
+    rng: ChaCha8Rng,
+    lik: Likelihood<T>,
+    particles: Particles<T>,
+    history: History<T>,
+    scale: T,
+    ties: usize,
+    diagnostics: Diagnostics,
+}
+
+/// Where a run stopped for its next answer: the engine then and every
+/// question it had asked, so that a run over the same answers and one more
+/// (an interview's next step) re-asks the recorded questions and goes on
+/// from there instead of recomputing every posterior update.
+struct Memo<T: Scalar, P> {
+    saved: Saved<T>,
+    asked: Vec<Asked<T, P>>,
+}
+
+impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
+    fn save(&self) -> Saved<T> {
+        Saved {
+            settings: self.settings.clone(),
+            rng: self.rng.clone(),
+            lik: self.lik.clone(),
+            particles: self.particles.clone(),
+            history: self.history.clone(),
+            scale: self.scale.clone(),
+            ties: self.ties,
+            diagnostics: self.diagnostics,
+        }
+    }
+
+    fn restore(family: &'f F, saved: Saved<T>) -> Self {
+        Engine {
+            family,
+            settings: saved.settings,
+            rng: saved.rng,
+            lik: saved.lik,
+            particles: saved.particles,
+            history: saved.history,
+            scale: saved.scale,
+            ties: saved.ties,
+            diagnostics: saved.diagnostics,
+        }
+    }
+}
+
+/// [`elicit`], starting from `memo` where the oracle answers its questions
+/// as recorded there (`same` compares points): the memo's engine goes on
+/// from its last answer, with the same questions, answers and result as a
+/// run from the prior (the engine is deterministic for its seed). Where an
+/// answer differs, the run starts from the prior, the answers already read
+/// standing for those questions. Returns the memo of where this run
+/// stopped for an answer it could not get, if it did.
+fn drive<T, F, O>(
+    family: &F,
+    oracle: &mut O,
+    settings: &BayesSettings<T>,
+    memo: Option<Memo<T, F::Point>>,
+    same: impl Fn(&F::Point, &F::Point) -> bool,
+) -> (
+    Result<BayesEstimate<T, F::Metric>>,
+    Option<Memo<T, F::Point>>,
+)
+where
+    T: Scalar,
+    F: Family<T>,
+    O: Oracle<F::Point> + ?Sized,
+{
     let procedure = format!("Bayesian elicitation of {} (issue #28)", family.name());
     let interrupted = |queries: usize, radius: &T, source: Error| Error::Interrupted {
         procedure: procedure.clone(),
@@ -1386,6 +1491,52 @@ where
         progress: format!("credible radius {:.4}", radius.to_f64_lossy()),
         source: Box::new(source),
     };
+    let mut engine = match Engine::new(family, settings.clone()) {
+        Ok(e) => e,
+        Err(e) => return (Err(e), None),
+    };
+    let mut asked: Vec<Asked<T, F::Point>> = Vec::new();
+    // Answers read for the memo's questions when one of them differs.
+    let mut read: Vec<Preference> = Vec::new();
+    if let Some(memo) = memo {
+        let mut stopped = None;
+        for (i, a) in memo.asked.iter().enumerate() {
+            match oracle.compare(&a.first, &a.second) {
+                Ok(answer) => {
+                    read.push(answer.preference);
+                    if answer.preference != a.answer {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    stopped = Some((i, a.radius.clone(), e));
+                    break;
+                }
+            }
+        }
+        if let Some((i, radius, e)) = stopped {
+            // Where a run from the prior stops too, at this question.
+            return (Err(interrupted(i, &radius, e)), Some(memo));
+        }
+        if read.len() == memo.asked.len()
+            && read.iter().zip(&memo.asked).all(|(r, a)| *r == a.answer)
+        {
+            engine = Engine::restore(family, memo.saved);
+            asked = memo.asked;
+            read.clear();
+        } else {
+            asked = memo.asked;
+            asked.truncate(read.len());
+        }
+    }
+    // The questions of `asked` beyond the engine's answers have their
+    // answers in `read`; the engine must ask them again, in order.
+    let replayed = std::mem::take(&mut asked);
+    let resumed = if read.is_empty() { replayed.len() } else { 0 };
+    let mut pending = replayed.into_iter();
+    if resumed > 0 {
+        asked.extend(pending.by_ref());
+    }
     let stop = loop {
         let radius = engine.radius();
         if radius <= *settings.eps.get() {
@@ -1394,14 +1545,69 @@ where
         if engine.questions() >= settings.budget {
             break Stop::Budget;
         }
+        // Choosing a question draws from the engine's generator; a memo
+        // holds it as it was before, so that the next run draws the same.
+        let rng = engine.rng.clone();
         let Some(question) = engine.next_question() else {
             break Stop::NoQuestion;
         };
-        let answer = oracle
-            .compare(&question.first, &question.second)
-            .map_err(|e| interrupted(engine.questions(), &radius, e))?;
-        engine.observe(&question, answer.preference);
+        let answer = match pending.next() {
+            Some(before) => {
+                if !same(&before.first, &question.first) || !same(&before.second, &question.second)
+                {
+                    let e = Error::invalid(
+                        "engine",
+                        "a run over the same answers asked another question (the engine is not deterministic here)",
+                    );
+                    return (Err(e), None);
+                }
+                read[asked.len()]
+            }
+            None => match oracle.compare(&question.first, &question.second) {
+                Ok(a) => a.preference,
+                Err(e) => {
+                    let err = interrupted(engine.questions(), &radius, e);
+                    engine.rng = rng;
+                    let memo = Memo {
+                        saved: engine.save(),
+                        asked,
+                    };
+                    return (Err(err), Some(memo));
+                }
+            },
+        };
+        asked.push(Asked {
+            first: question.first.clone(),
+            second: question.second.clone(),
+            answer,
+            radius,
+        });
+        engine.observe(&question, answer);
     };
+    let memo = Memo {
+        saved: engine.save(),
+        asked,
+    };
+    (
+        finish_run(family, oracle, settings, engine, stop, &interrupted),
+        Some(memo),
+    )
+}
+
+/// The check questions after the loop, then the estimate.
+fn finish_run<T, F, O>(
+    family: &F,
+    oracle: &mut O,
+    settings: &BayesSettings<T>,
+    mut engine: Engine<'_, T, F>,
+    stop: Stop,
+    interrupted: &dyn Fn(usize, &T, Error) -> Error,
+) -> Result<BayesEstimate<T, F::Metric>>
+where
+    T: Scalar,
+    F: Family<T>,
+    O: Oracle<F::Point> + ?Sized,
+{
     let checks = if settings.checks > 0 {
         let summary = engine.summary();
         let mut checks = Checks {
