@@ -213,6 +213,8 @@ pub struct View<'a, T: Scalar, F: ?Sized> {
     pub(crate) norm: &'a [T],
     pub(crate) weights: &'a [T],
     pub(crate) mean: DVector<T>,
+    /// The weighted covariance of the normalized vectors (about `mean`).
+    pub(crate) cov: DMatrix<T>,
     pub(crate) axes: Vec<DVector<T>>,
     pub(crate) variances: Vec<T>,
     pub(crate) estimate: DVector<T>,
@@ -355,42 +357,14 @@ impl<T: Scalar, F: Family<T>> View<'_, T, F> {
         if m == 0 || jac.nrows() != self.d {
             return Vec::new();
         }
-        let zero = T::int(0);
-        // Projected particles g_i = Jᵀ n_i, their weighted mean and covariance.
-        let mut g = Vec::with_capacity(self.n * m);
-        for i in 0..self.n {
-            let p = self.particle(i);
-            for c in 0..m {
-                g.push(dot(jac.column(c).as_slice(), p));
-            }
-        }
-        let mut mean = DVector::from_element(m, zero.clone());
-        for i in 0..self.n {
-            let w = &self.weights[i];
-            for c in 0..m {
-                mean[c] += &(g[i * m + c].clone() * w.clone());
-            }
-        }
-        let mut cov = DMatrix::from_element(m, m, zero.clone());
-        for i in 0..self.n {
-            let w = &self.weights[i];
-            if *w == zero {
-                continue;
-            }
-            for a in 0..m {
-                let ca = (g[i * m + a].clone() - mean[a].clone()) * w.clone();
-                for b in 0..=a {
-                    cov[(a, b)] += &(ca.clone() * (g[i * m + b].clone() - mean[b].clone()));
-                }
-            }
-        }
-        for a in 0..m {
-            for b in 0..a {
-                cov[(b, a)] = cov[(a, b)].clone();
-            }
-        }
+        // The projected particles g_i = Jᵀn_i have the weighted mean Jᵀμ and
+        // covariance JᵀΣJ (μ, Σ: the particles' moments, computed once per
+        // question), so no particle is projected here.
+        let jt = jac.transpose();
+        let mean = &jt * &self.mean;
+        let cov = &jt * &self.cov * jac;
         // Generalized eigenvectors: G = JᵀJ = LLᵀ, eig(L⁻¹ C L⁻ᵀ).
-        let gram = jac.transpose() * jac;
+        let gram = &jt * jac;
         let directions: Vec<DVector<T>> = match gram.clone().cholesky() {
             Some(ch) => {
                 let l = ch.l();
@@ -419,7 +393,7 @@ impl<T: Scalar, F: Family<T>> View<'_, T, F> {
         let mnorm = mean.norm();
         let mut out = Vec::new();
         for e in directions {
-            let Some(u) = self.rotate_to_median(&g, m, e, &mean, &mnorm) else {
+            let Some(u) = self.rotate_to_median(jac, e, &mean, &mnorm) else {
                 continue;
             };
             out.push(u);
@@ -434,8 +408,7 @@ impl<T: Scalar, F: Family<T>> View<'_, T, F> {
     /// side of ½ and a crossing exists.
     fn rotate_to_median(
         &self,
-        g: &[T],
-        m: usize,
+        jac: &DMatrix<T>,
         e: DVector<T>,
         mean: &DVector<T>,
         mnorm: &T,
@@ -460,11 +433,13 @@ impl<T: Scalar, F: Family<T>> View<'_, T, F> {
             return None;
         }
         e /= en;
+        // ⟨g_i, e⟩ = ⟨n_i, J·e⟩: one D-vector per direction.
+        let (je, jh) = (jac * &e, jac * &h);
         let a: Vec<T> = (0..self.n)
-            .map(|i| dot(&g[i * m..(i + 1) * m], e.as_slice()))
+            .map(|i| dot(self.particle(i), je.as_slice()))
             .collect();
         let b: Vec<T> = (0..self.n)
-            .map(|i| dot(&g[i * m..(i + 1) * m], h.as_slice()))
+            .map(|i| dot(self.particle(i), jh.as_slice()))
             .collect();
         let half = T::ratio(1, 2);
         let split = |t: &T| -> T {

@@ -836,7 +836,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     pub fn next_question(&mut self) -> Option<Question<T, F::Point>> {
         let weights = self.particles.weights();
         let (estimate, mean, cov) = self.estimate_of(&weights);
-        let eig = cov.symmetric_eigen();
+        let eig = cov.clone().symmetric_eigen();
         let mut order: Vec<usize> = (0..eig.eigenvalues.len()).collect();
         order.sort_by(|a, b| {
             eig.eigenvalues[*b]
@@ -855,6 +855,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
             norm: &self.particles.norm,
             weights: &weights,
             mean,
+            cov,
             axes,
             variances,
             estimate,
