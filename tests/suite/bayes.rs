@@ -884,7 +884,7 @@ where
     };
     // Every step runs (the memo moves on one answer at a time); a fresh
     // engine (a whole run each) checks some of them.
-    let checked = |k: usize| k < 3 || k % 7 == 0;
+    let checked = |k: usize| k < 3 || k.is_multiple_of(7);
     let half = said.len() / 2;
     for k in 0..half {
         let stepped = step(&said[..k]);

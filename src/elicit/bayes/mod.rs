@@ -1463,6 +1463,12 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     }
 }
 
+/// A run's result and the memo it leaves.
+type Driven<T, F> = (
+    Result<BayesEstimate<T, <F as Family<T>>::Metric>>,
+    Option<Memo<T, <F as Family<T>>::Point>>,
+);
+
 /// [`elicit`], starting from `memo` where the oracle answers its questions
 /// as recorded there (`same` compares points): the memo's engine goes on
 /// from its last answer, with the same questions, answers and result as a
@@ -1476,10 +1482,7 @@ fn drive<T, F, O>(
     settings: &BayesSettings<T>,
     memo: Option<Memo<T, F::Point>>,
     same: impl Fn(&F::Point, &F::Point) -> bool,
-) -> (
-    Result<BayesEstimate<T, F::Metric>>,
-    Option<Memo<T, F::Point>>,
-)
+) -> Driven<T, F>
 where
     T: Scalar,
     F: Family<T>,
