@@ -34,7 +34,7 @@
 
 use super::shard::sharded_map;
 use super::{Job, Layout, Row, Rows};
-use metric_elicitation::elicit::bayes::families::{BinaryLpm, Dlpm, Fpme, SphereLpme};
+use metric_elicitation::elicit::bayes::families::{BinaryLpm, Dlpm, Fpme, Qpme, SphereLpme};
 use metric_elicitation::elicit::bayes::{
     draw_prior, elicit, information_bound, AnswerModel, BayesSettings, Family,
 };
@@ -42,6 +42,7 @@ use metric_elicitation::elicit::binary::{elicit_lpm, Monotonicity};
 use metric_elicitation::elicit::fpme::{fpme, FpmeSettings};
 use metric_elicitation::elicit::lpme::{lpme, LpmeSettings};
 use metric_elicitation::elicit::multiclass::{elicit_dlpm, DlpmSettings};
+use metric_elicitation::elicit::qpme::{check_metric, qpme, Design, Estimator, QpmeSettings};
 use metric_elicitation::elicit::ratios::Reference;
 use metric_elicitation::elicit::Search;
 use metric_elicitation::error::{Error, Result};
@@ -49,6 +50,7 @@ use metric_elicitation::geometry::groups::Groups;
 use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::metric::binary::Lpm;
 use metric_elicitation::metric::fair::FairMetric;
+use metric_elicitation::metric::quadratic::QuadraticMetric;
 use metric_elicitation::oracle::{BradleyTerry, Counted, Metric, Mistakes, Oracle, Simulated};
 use metric_elicitation::population::{LogisticMulticlass, LogisticUniform};
 use metric_elicitation::scalar::Scalar;
@@ -59,7 +61,13 @@ use std::time::Instant;
 
 /// The noise jobs' ids; all run only when `--only` names them (`--only
 /// noise` selects them all).
-pub const ON_REQUEST: [&str; 4] = ["noise-binary", "noise-dlpm", "noise-lpme", "noise-fpme"];
+pub const ON_REQUEST: [&str; 5] = [
+    "noise-binary",
+    "noise-dlpm",
+    "noise-lpme",
+    "noise-fpme",
+    "noise-qpme",
+];
 
 /// The tolerances of every job.
 pub const EPSILONS: [f64; 2] = [0.05, 0.02];
@@ -161,6 +169,11 @@ pub enum Case {
     /// for m = 2; 0.3/0.3, 0.3/0.3, 0.4/0.4 for m = 3), the default query
     /// sphere.
     Fpme(usize),
+    /// QPME in q rates on the ball inside S(½·1, 0.2), the metric drawn
+    /// from the engine's prior and redrawn until it meets the search's
+    /// design assumptions (000's `check_metric` for the joint fit with
+    /// small spheres of radius 1/200, the 000 reproduction's ϱ).
+    Qpme(usize),
 }
 
 impl Case {
@@ -171,6 +184,7 @@ impl Case {
             Case::Dlpm(k) => format!("DLPM k = {k}"),
             Case::Lpme(q) => format!("LPME q = {q}"),
             Case::Fpme(m) => format!("FPME (m, k) = ({m}, 2)"),
+            Case::Qpme(q) => format!("QPME q = {q}"),
         }
     }
 
@@ -181,6 +195,7 @@ impl Case {
             Case::Dlpm(_) => "search (002 Alg. 1, golden, reference auto)",
             Case::Lpme(_) => "search (001 Alg. 2, one cycle, bisection)",
             Case::Fpme(_) => "search (001 Alg. 1, efficient: one cycle, golden, least squares)",
+            Case::Qpme(_) => "search (000 Alg. 1, efficient: golden LPMEs in windows, joint fit)",
         }
     }
 }
@@ -265,17 +280,23 @@ fn engine_run<T: Scalar, F: Family<T>>(
     let start = Instant::now();
     let est = elicit(family, oracle, settings)?;
     let seconds = start.elapsed().as_secs_f64();
-    let n = family.report_names().len();
-    let (mut a, mut b) = (vec![T::int(0); n], vec![T::int(0); n]);
-    family.report(theta.as_slice(), &mut a);
-    family.report(est.theta.as_slice(), &mut b);
     Ok(Outcome {
-        error: family.error(&a, &b).to_f64_lossy(),
+        error: family_error(family, theta.as_slice(), est.theta.as_slice()),
         radius: Some(est.radius.to_f64_lossy()),
         questions: est.questions,
         flagged: !est.determined() || !est.warnings.is_empty(),
         seconds,
     })
+}
+
+/// The error of `hat` against `theta` (both the engine's parameters) in
+/// the family's measure, over its reported parameters.
+fn family_error<T: Scalar, F: Family<T>>(family: &F, theta: &[T], hat: &[T]) -> f64 {
+    let n = family.report_names().len();
+    let (mut a, mut b) = (vec![T::int(0); n], vec![T::int(0); n]);
+    family.report(theta, &mut a);
+    family.report(hat, &mut b);
+    family.error(&a, &b).to_f64_lossy()
 }
 
 /// Both engines on one trial of `family` (truth drawn with `seed`), with
@@ -396,12 +417,8 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
             // 002 Alg. 1's â has its reference weight 1; the engine's
             // measure wants Σâ = 1.
             let hat = &est.a / family.scale(est.a.as_slice());
-            let n = family.report_names().len();
-            let (mut a, mut b) = (vec![T::int(0); n], vec![T::int(0); n]);
-            family.report(theta.as_slice(), &mut a);
-            family.report(hat.as_slice(), &mut b);
             out.push(Outcome {
-                error: family.error(&a, &b).to_f64_lossy(),
+                error: family_error(&family, theta.as_slice(), hat.as_slice()),
                 radius: None,
                 questions: est.queries,
                 flagged: !est.warnings.is_empty() || !est.unidentified_faces.is_empty(),
@@ -469,13 +486,7 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
             // the family only when its b's are not all zero).
             let error = FairMetric::normalized(est.a.clone(), est.b.clone(), est.lambda.clone())
                 .and_then(|m| family.parameters(&m))
-                .map(|hat| {
-                    let n = family.report_names().len();
-                    let (mut a, mut b) = (vec![T::int(0); n], vec![T::int(0); n]);
-                    family.report(theta.as_slice(), &mut a);
-                    family.report(hat.as_slice(), &mut b);
-                    family.error(&a, &b).to_f64_lossy()
-                });
+                .map(|hat| family_error(&family, theta.as_slice(), hat.as_slice()));
             out.push(Outcome {
                 error: error.as_ref().map_or(f64::INFINITY, |e| *e),
                 radius: None,
@@ -485,7 +496,68 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
             });
             Ok(out)
         }
+        Case::Qpme(q) => {
+            let sphere = Sphere::new(DVector::from_element(q, T::ratio(1, 2)), T::ratio(1, 5))?;
+            let family = Qpme::new(sphere.clone());
+            let small = T::ratio(1, 200);
+            let design = Design::new(sphere.clone(), small.clone())?;
+            let (theta, truth) = admissible_quadratic(&family, &design, seed)?;
+            let t = truth.clone();
+            let value = move |r: &DVector<T>| t.value(r);
+            let mut out = engines(&family, person, eps, seed, &theta, &value)?;
+            let start = Instant::now();
+            // The search's ε is per angle of each LPME; a gradient's
+            // direction found to δ moves B̂ by about δ·‖∇φ‖/ϱ, so the
+            // search is asked for ε·ϱ to aim at ε in the metric.
+            let fine = Tolerance::new(T::from_f64_exact(eps) * small.clone())?;
+            let (est, asked) = person.answer(value, person_seed, |o| {
+                let mut c = Counted::new(o);
+                let r = qpme(&sphere, &mut c, &QpmeSettings::efficient(fine, small));
+                (r, c.queries())
+            })?;
+            let seconds = start.elapsed().as_secs_f64();
+            let Ok(est) = est else {
+                out.push(refused(asked, seconds));
+                return Ok(out);
+            };
+            let error = QuadraticMetric::new(est.a.clone(), est.b.clone())
+                .and_then(|m| family.parameters(&m))
+                .map(|hat| family_error(&family, theta.as_slice(), hat.as_slice()));
+            out.push(Outcome {
+                error: error.as_ref().map_or(f64::INFINITY, |e| *e),
+                radius: None,
+                questions: est.queries,
+                flagged: !est.warnings.is_empty() || error.is_err(),
+                seconds,
+            });
+            Ok(out)
+        }
     }
+}
+
+/// A quadratic metric from the engine's prior (seeded by `seed`, redrawn
+/// with the next seeds) that meets the search's design assumptions, so
+/// that the search is compared on metrics it is built for; the engine
+/// needs none of them.
+fn admissible_quadratic<T: Scalar>(
+    family: &Qpme<T>,
+    design: &Design<T>,
+    seed: u64,
+) -> Result<(DVector<T>, QuadraticMetric<T>)> {
+    for i in 0..1000u64 {
+        let theta = draw::<T, _>(
+            family,
+            seed.wrapping_add(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+        )?;
+        let metric = family.metric(theta.as_slice())?;
+        if check_metric(&metric, design, Estimator::Fit).is_ok() {
+            return Ok((theta, metric));
+        }
+    }
+    Err(Error::invalid(
+        "noise",
+        format!("no admissible quadratic metric in 1000 draws from seed {seed}"),
+    ))
 }
 
 /// A search that refused (an error such as FPME's ill-conditioned
@@ -509,6 +581,7 @@ fn free(case: Case) -> usize {
         // a on the q = 2 sphere, the b's jointly, and λ: 1 + (2·P − 1) + 1
         // with P pairs of groups.
         Case::Fpme(m) => 2 * (m * (m - 1) / 2) + 1,
+        Case::Qpme(q) => q + q * (q + 1) / 2 - 1,
     }
 }
 
@@ -681,7 +754,7 @@ const EXPLAIN: &str = include_str!("../../text/noise-explain.md");
 pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
     let (trials, seed) = (o.trials, o.seed);
     let requested = |id: &str| o.only.iter().any(|f| id.starts_with(f.as_str()));
-    let cases: [(&'static str, &'static str, Vec<Case>); 4] = [
+    let cases: [(&'static str, &'static str, Vec<Case>); 5] = [
         (
             ON_REQUEST[0],
             "Issue #28: binary LPM behind people who err, Bayesian engine vs 003's search",
@@ -701,6 +774,11 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
             ON_REQUEST[3],
             "Issue #28: FPME (m, k) = (2, 2), (3, 2) behind people who err, Bayesian engine vs 001's search",
             vec![Case::Fpme(2), Case::Fpme(3)],
+        ),
+        (
+            ON_REQUEST[4],
+            "Issue #28: QPME q = 2, 3 behind people who err, Bayesian engine vs 000's search",
+            vec![Case::Qpme(2), Case::Qpme(3)],
         ),
     ];
     cases
@@ -726,6 +804,7 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
                         "noise-binary" => "fig-noise-binary.svg",
                         "noise-dlpm" => "fig-noise-dlpm.svg",
                         "noise-lpme" => "fig-noise-lpme.svg",
+                        "noise-qpme" => "fig-noise-qpme.svg",
                         _ => "fig-noise-fpme.svg",
                     },
                     draw: super::plots::noise_figure,
@@ -785,7 +864,7 @@ mod tests {
     fn the_searches_are_measured_in_the_engine_s_parameters() {
         // Exact answers: the engine and the search within ε of the truth in
         // the same measure (a wrong convention would put them far apart).
-        for case in [Case::Fpme(2), Case::Dlpm(3)] {
+        for case in [Case::Fpme(2), Case::Dlpm(3), Case::Qpme(2)] {
             let rows = rows::<f64>("noise", case, &[Person::Exact], &[0.05], 3, 11).unwrap();
             assert_eq!(rows.len(), 4);
             for r in &rows {
