@@ -727,7 +727,7 @@ impl Family for BayesFpmeFamily {
     const ENGINE: Engine = Engine::Bayes;
     /// Only when named, for now: with 3 groups and classes the family has
     /// 24 parameters, and at the examples' ε = 0.001 the engine would ask
-    /// its whole budget while the interview re-reads every answer at each
-    /// question.
+    /// its whole budget (an interview's step costs one question since the
+    /// engine keeps a memo; it re-read every answer before).
     const BY_DEFAULT: bool = false;
 }
