@@ -910,3 +910,56 @@ where
     let (last, _) = step(&said);
     assert_eq!(last.unwrap(), expected);
 }
+
+/// A finished run leaves a memo too: the same answers again (the person's
+/// check questions included, which draw from the engine's generator after
+/// the loop) give the same questions and the same result, twice.
+#[test]
+fn a_finished_run_replays_the_same_with_its_check_questions() {
+    use metric_elicitation::elicit::bayes::Bayes;
+    use metric_elicitation::elicit::Elicitation;
+    let family = Qpme::new(Sphere::new(DVector::from_element(2, 0.5), 0.2).unwrap());
+    let settings = BayesSettings::builder(tol(0.2))
+        .particles(300)
+        .checks(3)
+        .seed(6)
+        .build()
+        .unwrap();
+    let theta = draw_prior::<f64, _>(&family, 3).unwrap();
+    let (t, fam) = (theta.clone(), family.clone());
+    let value = move |z: &DVector<f64>| {
+        let mut f = vec![0.0; fam.dim()];
+        fam.features(z, &mut f);
+        t.iter().zip(&f).map(|(a, b)| a * b).sum::<f64>()
+    };
+    let mut person = Simulated::new(value);
+    let bayes = Bayes::new(family, settings);
+    let mut first = Vec::new();
+    let mut said = Vec::new();
+    struct Both<'a, O>(
+        &'a mut O,
+        &'a mut Vec<(DVector<f64>, DVector<f64>)>,
+        &'a mut Vec<Preference>,
+    );
+    impl<O: Oracle<DVector<f64>>> Oracle<DVector<f64>> for Both<'_, O> {
+        fn compare(
+            &mut self,
+            x: &DVector<f64>,
+            y: &DVector<f64>,
+        ) -> metric_elicitation::Result<metric_elicitation::oracle::Answer> {
+            self.1.push((x.clone(), y.clone()));
+            let a = self.0.compare(x, y)?;
+            self.2.push(a.preference);
+            Ok(a)
+        }
+    }
+    let expected = bayes
+        .elicit(&mut Both(&mut person, &mut first, &mut said))
+        .unwrap();
+    assert_eq!(expected.checks.as_ref().map(|c| c.asked), Some(3));
+    for _ in 0..2 {
+        let mut o = Listed::new(&said);
+        assert_eq!(bayes.elicit(&mut o).unwrap(), expected);
+        assert_eq!(o.asked, first);
+    }
+}

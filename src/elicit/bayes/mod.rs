@@ -1538,6 +1538,8 @@ where
     let replayed = std::mem::take(&mut asked);
     let resumed = if read.is_empty() { replayed.len() } else { 0 };
     let mut pending = replayed.into_iter();
+    // The generator before a draw that found no question.
+    let mut unasked = None;
     if resumed > 0 {
         asked.extend(pending.by_ref());
     }
@@ -1553,6 +1555,7 @@ where
         // holds it as it was before, so that the next run draws the same.
         let rng = engine.rng.clone();
         let Some(question) = engine.next_question() else {
+            unasked = Some(rng);
             break Stop::NoQuestion;
         };
         let answer = match pending.next() {
@@ -1588,10 +1591,14 @@ where
         });
         engine.observe(&question, answer);
     };
-    let memo = Memo {
-        saved: engine.save(),
-        asked,
-    };
+    let mut saved = engine.save();
+    if let Some(rng) = unasked {
+        // The last run found no question after drawing: the next one
+        // draws again from the same state (the check questions below
+        // draw from the state after, as a run from the prior does).
+        saved.rng = rng;
+    }
+    let memo = Memo { saved, asked };
     (
         finish_run(family, oracle, settings, engine, stop, &interrupted),
         Some(memo),
