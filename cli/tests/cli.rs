@@ -2310,6 +2310,21 @@ fn the_bayesian_engine_runs_from_a_spec_and_says_when_it_is_unsure() {
             "seed {seed}: {v}"
         );
     }
+    // QPME (q = 2, a + B with a negative definite B) from people erring
+    // one time in ten: never wrong without saying so, and a replay asks
+    // the same.
+    for seed in 1..=3 {
+        let text = format!("procedure = \"qpme\"\nengine = \"bayes\"\nepsilon = 0.05\n[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5]\nradius = 0.2\n[oracle]\nkind = \"simulated\"\nmistake_rate = 0.1\nseed = {seed}\n[oracle.metric]\na = [0.6, 0.4]\nB = [[-1, 0.2], [0.2, -0.8]]\n");
+        let out = run_spec("bayes-qpme.toml", &text);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["engine"], "bayes");
+        assert_eq!(v["elicited"]["B"].as_array().unwrap().len(), 2, "{v}");
+        assert!(
+            v["error"].as_f64().unwrap() <= 0.05
+                || !v["undetermined"].as_array().unwrap().is_empty(),
+            "seed {seed}: {v}"
+        );
+    }
     // Refused where it is not available, and an unknown engine.
     let out = run_spec(
         "bayes-lpm.toml",
@@ -2318,7 +2333,7 @@ fn the_bayesian_engine_runs_from_a_spec_and_says_when_it_is_unsure() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("engine") && err.contains("binary-lpm, dlpm, lpme, fpme"),
+        err.contains("engine") && err.contains("binary-lpm, dlpm, lpme, fpme, qpme"),
         "{err}"
     );
     let out = run_spec(

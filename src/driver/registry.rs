@@ -60,6 +60,7 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<bayes::BayesDlpmFamily>(),
     entry::<bayes::BayesLpmeFamily>(),
     entry::<bayes::BayesFpmeFamily>(),
+    entry::<bayes::BayesQpmeFamily>(),
 ];
 
 /// The procedure a spec names, with the engine it names; a spec that

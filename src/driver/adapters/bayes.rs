@@ -7,7 +7,9 @@
 //! (001 App. A's any-sign linear metric over the spec's query sphere, from
 //! a posterior over its unit weights) and `fpme` (001's fair metric
 //! (a, B, λ) over m groups' rates, from a posterior over
-//! ((1 − λ)a, λB) with the disparities |r^u − r^v| as features).
+//! ((1 − λ)a, λB) with the disparities |r^u − r^v| as features) and
+//! `qpme` (000 Def. 3's quadratic metric over the spec's sphere, from a
+//! posterior over (a, B) with questions c ± s·u as wide as the ball allows).
 //!
 //! The spec's `epsilon` is the credible radius to reach, in the family's
 //! error measure (the error `run` reports: binary-lpm max |m − m̂| over
@@ -34,24 +36,30 @@ use crate::driver::adapters::lpme::{
     coordinate_name, mistakes_summary, rank_sphere, sphere_panel, sphere_view, unit_truth,
 };
 use crate::driver::adapters::multiclass::{diagonal_panel, dlpm_truth, rank_dlpm, weights_summary};
+use crate::driver::adapters::quadratic::{
+    quadratic_report, quadratic_sentence, quadratic_truth, rank_qpme, rates_panel, rates_shape,
+};
 use crate::driver::build;
 use crate::driver::present::{Names, Panel, Shape, Summary};
 use crate::driver::rank::Rankability;
 use crate::driver::spec::{Engine, Num, PopulationSpec};
 use crate::driver::view;
+use crate::elicit::bayes::Family as _;
 use crate::elicit::bayes::{families, AnswerModel, Bayes, BayesEstimate, BayesSettings};
 use crate::elicit::binary::Population;
 use crate::elicit::fpme::errors as fpme_errors;
 use crate::elicit::Search;
 use crate::error::{Error, Result};
-use crate::geometry::groups::{pairs, GroupRates};
+use crate::geometry::groups::{pairs, GroupRates, Rates};
+use crate::geometry::sphere::Sphere;
 use crate::metric::binary::Lpm;
 use crate::metric::fair::{BoundFair, FairMetric};
+use crate::metric::quadratic::QuadraticMetric;
 use crate::metric::Linear;
 use crate::population::MulticlassPopulation;
 use crate::population::{BinaryConfusion, BinaryPopulation};
 use crate::scalar::Scalar;
-use nalgebra::DVector;
+use nalgebra::{DMatrix, DVector};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -725,9 +733,148 @@ impl Family for BayesFpmeFamily {
     type At<T: Scalar> = BayesFpmeAdapter<T>;
     const RANK: Rankability = Rankability::Reads(rank_fpme);
     const ENGINE: Engine = Engine::Bayes;
-    /// Only when named, for now: with 3 groups and classes the family has
-    /// 24 parameters, and at the examples' ε = 0.001 the engine would ask
-    /// its whole budget (an interview's step costs one question since the
-    /// engine keeps a memo; it re-read every answer before).
-    const BY_DEFAULT: bool = false;
+    /// A person's default since each step of an interview costs one
+    /// question (the engine's memo): on `fpme-ask.toml` (2 groups, 2
+    /// classes, ε = 0.05) it shows 26 questions, none invisible, where the
+    /// search showed 21 and answered 39 invisible ones "can't tell" for the
+    /// person (docs/measurements/web-counts.md). At a lab's ε = 0.001 with
+    /// 3 groups and classes (24 parameters) it spends its budget and says
+    /// the metric is undetermined.
+    const BY_DEFAULT: bool = true;
+}
+
+/// The spec's own fields of `qpme` with `engine = "bayes"`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BayesQpmeFields {
+    /// As binary-lpm's ([`BayesBinaryLpmFields::assumed_mistake_rate`]).
+    pub assumed_mistake_rate: Option<Value>,
+    /// The engine's seed (default 0).
+    pub engine_seed: Option<u64>,
+    /// The most questions the engine asks (default 400).
+    pub max_questions: Option<usize>,
+    /// How a rate vector is shown, as the search's `rates` (default
+    /// diagonal).
+    pub rates: Option<Rates>,
+}
+
+/// `qpme` with `engine = "bayes"`: [`Bayes`] over [`families::Qpme`] (000
+/// Def. 3's quadratic metric a·r + ½ rᵀBr, any signs) on the spec's
+/// `sphere` population. Every question is a pair c ± s·u symmetric about
+/// a point c of the ball, so it asks about the metric's gradient at c; the
+/// pairs are as far apart as the ball allows, not on the search's small
+/// spheres (whose classifiers a person cannot tell apart).
+pub struct BayesQpmeAdapter<T: Scalar> {
+    algorithm: Bayes<T, families::Qpme<T>>,
+    sphere: Sphere<T>,
+    rates: Rates,
+}
+
+impl<T: Scalar> BayesQpmeAdapter<T> {
+    /// (a, B) of an estimate (the determined metric, else the normalized
+    /// posterior mean read as one).
+    fn parts(&self, est: &BayesEstimate<T, QuadraticMetric<T>>) -> (DVector<T>, DMatrix<T>) {
+        let q = self.sphere.dim();
+        est.metric
+            .clone()
+            .or_else(|| self.algorithm.family().metric(est.theta.as_slice()).ok())
+            .map_or_else(
+                || (DVector::zeros(q), DMatrix::zeros(q, q)),
+                |m| (m.a().clone(), m.b().clone()),
+            )
+    }
+}
+
+impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
+    type Fields = BayesQpmeFields;
+    type Algorithm = Bayes<T, families::Qpme<T>>;
+    type Truth = QuadraticMetric<T>;
+    const ERROR: &'static str = "max(||a - a^||_2, ||B - B^||_F)";
+
+    fn new(
+        fields: BayesQpmeFields,
+        search: Search<T>,
+        population: &PopulationSpec,
+    ) -> Result<Self> {
+        let settings = settings(
+            search,
+            fields.assumed_mistake_rate.as_ref(),
+            fields.engine_seed,
+            fields.max_questions,
+        )?;
+        let sphere = build::sphere_population::<T>(population, "qpme")?;
+        let rates = fields.rates.unwrap_or(Rates::Diagonal);
+        view::rate_labels(sphere.dim(), rates)?;
+        Ok(BayesQpmeAdapter {
+            algorithm: Bayes::new(families::Qpme::new(sphere.clone()), settings),
+            sphere,
+            rates,
+        })
+    }
+
+    fn algorithm(&self) -> &Self::Algorithm {
+        &self.algorithm
+    }
+
+    fn truth(&self, metric: &Value) -> Result<QuadraticMetric<T>> {
+        quadratic_truth(metric, self.sphere.dim())
+    }
+
+    fn report(
+        &self,
+        est: &BayesEstimate<T, QuadraticMetric<T>>,
+        truth: Option<&QuadraticMetric<T>>,
+    ) -> Report {
+        let (a, b) = self.parts(est);
+        let (mut details, warnings) = bayes_details(est);
+        details.insert("sphere_radius".into(), lossy(self.sphere.radius()));
+        Report {
+            warnings,
+            details,
+            ..quadratic_report(&a, &b, truth)
+        }
+    }
+
+    fn view(&self, point: &DVector<T>) -> View {
+        view::rates(point, self.rates)
+    }
+
+    fn shape(&self) -> Shape {
+        rates_shape(self.sphere.dim(), self.rates)
+    }
+
+    fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
+        Some(rates_panel(names, self.rates, &[f64s(point.iter())]))
+    }
+
+    fn elicited_metric(
+        &self,
+        est: &BayesEstimate<T, QuadraticMetric<T>>,
+    ) -> Option<QuadraticMetric<T>> {
+        est.metric.clone()
+    }
+
+    fn summary(
+        &self,
+        est: &BayesEstimate<T, QuadraticMetric<T>>,
+        names: &Names,
+    ) -> Option<Summary> {
+        let (a, b) = self.parts(est);
+        Some(Summary {
+            sentence: quadratic_sentence(names, self.rates, &a, &b, self.sphere.center()),
+            undetermined: bayes_open(est, self.algorithm.settings().eps()),
+            picture: None,
+        })
+    }
+}
+
+/// The registry's handle of `qpme` with `engine = "bayes"`.
+pub struct BayesQpmeFamily;
+impl Family for BayesQpmeFamily {
+    const NAME: &'static str = "qpme";
+    const SUMMARY: &'static str =
+        "quadratic metric a.r + r'Br/2 over a sphere of rates (000's family) from a posterior over (a, B), asking pairs a person can tell apart, robust to a person's mistakes (issue #28)";
+    type At<T: Scalar> = BayesQpmeAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_qpme);
+    const ENGINE: Engine = Engine::Bayes;
 }

@@ -237,6 +237,39 @@ fn words_quadratic<T: Scalar>(a: &DVector<T>, b: &DMatrix<T>) -> String {
     format!("phi(r) = {} {}", lin.join(" "), quad.join(" "))
 }
 
+/// A quadratic metric's truth from the oracle's `metric` table (`a`: q
+/// values, `B`: q rows of q), normalized as 000 Def. 3.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `oracle.metric.a` or
+/// `oracle.metric.B`.
+pub fn quadratic_truth<T: Scalar>(metric: &Value, q: usize) -> Result<QuadraticMetric<T>> {
+    let a = read_vector(field(metric, "a")?, "oracle.metric.a", q)?;
+    let b = read_matrix(field(metric, "B")?, "oracle.metric.B", q)?;
+    QuadraticMetric::new(a, b)
+}
+
+/// What every quadratic result reports of its metric (a, B): `elicited`
+/// (`{"a", "B"}`), its lossless twin, the formula, and against a truth
+/// `truth` and the error max(‖a − â‖₂, ‖B − B̂‖_F).
+pub fn quadratic_report<T: Scalar>(
+    a: &DVector<T>,
+    b: &DMatrix<T>,
+    truth: Option<&QuadraticMetric<T>>,
+) -> Report {
+    Report {
+        elicited: json!({ "a": vec_json(a), "B": mat_json(b) }),
+        elicited_exact: json!({ "a": vec_exact(a), "B": mat_exact(b) }),
+        words: words_quadratic(a, b),
+        truth: truth.map(|t| json!({ "a": vec_json(t.a()), "B": mat_json(t.b()) })),
+        error: truth.map(|t| {
+            let (ea, eb) = t.errors(a, b);
+            f(&ea).max(f(&eb))
+        }),
+        ..Report::default()
+    }
+}
+
 // ---- person-facing helpers --------------------------------------------------
 
 /// The classes a rate vector of q entries shows.
@@ -262,8 +295,28 @@ fn rate_names(names: &Names, q: usize, rates: Rates) -> Vec<String> {
     }
 }
 
+/// The shape of a page showing q rates as `rates` says.
+pub fn rates_shape(q: usize, rates: Rates) -> Shape {
+    Shape {
+        classes: Some(rate_classes(q, rates)),
+        ..Shape::default()
+    }
+}
+
+/// A quadratic metric (a, B) in a sentence: its trade-off at `centre`
+/// (the gradient a + B·centre), in the task's words.
+pub fn quadratic_sentence<T: Scalar>(
+    names: &Names,
+    rates: Rates,
+    a: &DVector<T>,
+    b: &DMatrix<T>,
+    centre: &DVector<T>,
+) -> String {
+    gradient_sentence(names, rates, &f64s(&(a + b * centre)))
+}
+
 /// A rate vector (or one per group) in the task's words.
-fn rates_panel(names: &Names, rates: Rates, groups: &[Vec<f64>]) -> Panel {
+pub fn rates_panel(names: &Names, rates: Rates, groups: &[Vec<f64>]) -> Panel {
     let q = groups.first().map_or(0, Vec::len);
     panels::rates(
         names,
@@ -426,10 +479,7 @@ impl<T: Scalar> Adapter<T> for QpmeAdapter<T> {
 
     fn truth(&self, metric: &Value) -> Result<QuadraticMetric<T>> {
         let design = self.qpme.design();
-        let q = design.dim();
-        let a = read_vector(field(metric, "a")?, "oracle.metric.a", q)?;
-        let b = read_matrix(field(metric, "B")?, "oracle.metric.B", q)?;
-        let m = QuadraticMetric::new(a, b)?;
+        let m = quadratic_truth(metric, design.dim())?;
         check_metric(&m, design, self.qpme.settings().estimator)?;
         Ok(m)
     }
@@ -444,9 +494,6 @@ impl<T: Scalar> Adapter<T> for QpmeAdapter<T> {
         qpme_details(est, &mut details);
         details.insert("queries".into(), est.queries.into());
         Report {
-            elicited: json!({ "a": vec_json(&est.a), "B": mat_json(&est.b) }),
-            elicited_exact: json!({ "a": vec_exact(&est.a), "B": mat_exact(&est.b) }),
-            words: words_quadratic(&est.a, &est.b),
             consistent: Value::from(
                 est.observations
                     .iter()
@@ -454,12 +501,8 @@ impl<T: Scalar> Adapter<T> for QpmeAdapter<T> {
                     .collect::<Vec<Value>>(),
             ),
             warnings: est.warnings.clone(),
-            truth: truth.map(|t| json!({ "a": vec_json(t.a()), "B": mat_json(t.b()) })),
-            error: truth.map(|t| {
-                let (ea, eb) = t.errors(&est.a, &est.b);
-                f(&ea).max(f(&eb))
-            }),
             details,
+            ..quadratic_report(&est.a, &est.b, truth)
         }
     }
 
@@ -468,10 +511,7 @@ impl<T: Scalar> Adapter<T> for QpmeAdapter<T> {
     }
 
     fn shape(&self) -> Shape {
-        Shape {
-            classes: Some(rate_classes(self.qpme.design().dim(), self.rates)),
-            ..Shape::default()
-        }
+        rates_shape(self.qpme.design().dim(), self.rates)
     }
 
     fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
@@ -483,10 +523,9 @@ impl<T: Scalar> Adapter<T> for QpmeAdapter<T> {
     }
 
     fn summary(&self, est: &QpmeEstimate<T>, names: &Names) -> Option<Summary> {
-        let c = self.qpme.design().sphere().center().clone();
-        let g = &est.a + &est.b * &c;
+        let c = self.qpme.design().sphere().center();
         Some(Summary {
-            sentence: gradient_sentence(names, self.rates, &f64s(&g)),
+            sentence: quadratic_sentence(names, self.rates, &est.a, &est.b, c),
             undetermined: Vec::new(),
             picture: None,
         })
@@ -1212,7 +1251,7 @@ fn rates_key(p: &Parameters<'_>) -> Result<Statistic> {
 /// `qpme`'s result (`{"a": [q], "B": [q rows of q]}`) as a
 /// [`QuadraticMetric`] (as given) on the diagonal rates, or the
 /// off-diagonal ones with `"rates": "off-diagonal"`.
-fn rank_qpme(p: &Parameters<'_>) -> Result<RankMetric> {
+pub fn rank_qpme(p: &Parameters<'_>) -> Result<RankMetric> {
     let a = p.numbers(p.get(&["a"])?, "a")?;
     let b = p.matrix(p.get(&["B", "b"])?, "B")?;
     let metric = p.checked(QuadraticMetric::as_given(DVector::from_vec(a), b))?;

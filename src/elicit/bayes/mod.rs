@@ -1320,8 +1320,9 @@ where
 
     /// The information bound d·log₂(1/ε)/(1 − H(p)) rounded up, with p the
     /// known mistake rate or the prior's mean α/(α + β): a lower bound on
-    /// the questions (the engine asks 1.2 to 2 times it, measured); `None`
-    /// under Bradley–Terry (no fixed mistake rate).
+    /// the questions (the engine asks 1.2 to 2 times it, measured), at most
+    /// the budget (never more are asked); `None` under Bradley–Terry (no
+    /// fixed mistake rate).
     fn expected_queries(&self) -> Option<usize> {
         let p = match &self.settings.answers {
             AnswerModel::Mistakes { p } => p.clone(),
@@ -1333,7 +1334,8 @@ where
         };
         let bound = information_bound(self.family.free(), self.settings.eps.get(), &p);
         let rounded = bound.ceil().to_f64_lossy();
-        (rounded.is_finite() && rounded >= 0.0).then_some(rounded as usize)
+        (rounded.is_finite() && rounded >= 0.0)
+            .then_some((rounded as usize).min(self.settings.budget))
     }
 }
 
