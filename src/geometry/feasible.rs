@@ -54,8 +54,18 @@ pub const MAX_COLUMNS: usize = 200;
 /// Progress of the sphere search's linear programs, reported through the
 /// `log` facade (target `metric_elicitation::sphere`, level info) at most
 /// every [`Progress::EVERY`] and only once a search has run that long, so
-/// a quick search says nothing.
-struct Progress {
+/// a quick search says nothing. Shared by the workers of a parallel search
+/// (`rayon` feature).
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::geometry::feasible::Progress;
+/// let progress = Progress::new(3, Progress::EVERY);
+/// for _ in 0..3 {
+///     progress.tick(); // a record only after 5 s of searching
+/// }
+/// ```
+pub struct Progress {
     total: usize,
     every: std::time::Duration,
     done: std::sync::atomic::AtomicUsize,
@@ -65,10 +75,10 @@ struct Progress {
 
 impl Progress {
     /// Seconds between two progress records.
-    const EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+    pub const EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
     /// `total` programs, a record at most every `every`.
-    fn new(total: usize, every: std::time::Duration) -> Self {
+    pub fn new(total: usize, every: std::time::Duration) -> Self {
         let now = std::time::Instant::now();
         Progress {
             total,
@@ -80,7 +90,7 @@ impl Progress {
     }
 
     /// One more program solved.
-    fn tick(&self) {
+    pub fn tick(&self) {
         let done = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         // Another worker reporting: this one does not wait for it.
         let Ok(mut last) = self.last.try_lock() else {
@@ -1002,109 +1012,5 @@ impl<T: Scalar> crate::population::DatasetPopulation<T> {
     ) -> Result<FoundSphere<T>> {
         self.feasible(normalization, by_group)?
             .find_sphere(samples, seed)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::Mutex;
-
-    /// The log records of this test binary.
-    static RECORDS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-    struct Capture;
-    impl log::Log for Capture {
-        fn enabled(&self, _: &log::Metadata) -> bool {
-            true
-        }
-        fn log(&self, record: &log::Record) {
-            if let Ok(mut r) = RECORDS.lock() {
-                r.push(format!("{}: {}", record.target(), record.args()));
-            }
-        }
-        fn flush(&self) {}
-    }
-    static CAPTURE: Capture = Capture;
-
-    #[test]
-    fn progress_says_how_many_programs_are_solved() {
-        if log::set_logger(&CAPTURE).is_ok() {
-            log::set_max_level(log::LevelFilter::Info);
-        }
-        let progress = Progress::new(3, std::time::Duration::ZERO);
-        for _ in 0..3 {
-            progress.tick();
-        }
-        let records = RECORDS.lock().unwrap();
-        assert!(
-            records
-                .iter()
-                .any(|r| r.starts_with("metric_elicitation::sphere: ")
-                    && r.contains("3 of 3 linear programs solved")),
-            "{records:?}"
-        );
-        // A quick search says nothing: no record before `every` has passed.
-        drop(records);
-        let quiet = Progress::new(2, std::time::Duration::from_secs(3600));
-        quiet.tick();
-        assert!(!RECORDS
-            .lock()
-            .unwrap()
-            .iter()
-            .any(|r| r.contains("of 2 linear programs")));
-    }
-
-    /// Class 3's rows are class 1's twins (the same scores): every
-    /// classifier built from the scores labels them alike, so no rate of
-    /// class 3 moves without class 1's and no sphere fits. The error says
-    /// which classes and what to do.
-    #[test]
-    fn twin_classes_leave_no_room_and_the_error_says_what_to_do() {
-        let k = 3;
-        // Class 3 has `twins` rows for each class-1 row (the same scores):
-        // found whatever the sizes, in rates and in joint confusions.
-        for (twins, normalization) in [
-            (1, Normalization::Rates),
-            (2, Normalization::Rates),
-            (1, Normalization::Joint),
-            (2, Normalization::Joint),
-        ] {
-            let mut scores = Vec::new();
-            let mut mass = Vec::new();
-            for r in 0..12 {
-                let t = f64::from(r) / 11.0;
-                let s = [0.6 - 0.4 * t, 0.1 + 0.2 * t, 0.3 + 0.2 * t];
-                let other = [0.1 + 0.1 * t, 0.8 - 0.2 * t, 0.1 + 0.1 * t];
-                let mut rows = vec![(0, s), (1, other)];
-                rows.extend(std::iter::repeat_n((2, s), twins));
-                for (label, row) in rows {
-                    scores.extend_from_slice(&row);
-                    let mut m = [0.0; 3];
-                    m[label] = 1.0;
-                    mass.extend_from_slice(&m);
-                }
-            }
-            let groups = vec![0; scores.len() / k];
-            let set = FeasibleSet::<f64>::new(k, &scores, &mass, &groups, normalization).unwrap();
-            let err = set
-                .find_sphere(8, 1)
-                .map(|f| *f.sphere.radius())
-                .unwrap_err()
-                .to_string();
-            let case = format!("{twins} twins, {normalization:?}: {err}");
-            assert!(err.contains("no query sphere fits"), "{case}");
-            // Classes 1 and 3 named together, by number and label code.
-            assert!(
-                err.contains("class 1 (label code 0) 12")
-                    && err.contains(&format!("class 3 (label code 2) {}", 12 * twins)),
-                "{case}"
-            );
-            assert!(
-                err.contains("give class 1 and class 3 one label code in the file")
-                    || err.contains("give class 3 and class 1 one label code in the file"),
-                "{case}"
-            );
-        }
     }
 }

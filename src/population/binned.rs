@@ -446,23 +446,3 @@ fn build_face<T: Scalar>(rows: &impl FaceRows<T>) -> Face<T> {
         sorted: (0..=BINS).map(|_| OnceLock::new()).collect(),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A face table for k = 10⁵ classes holds k rows, none allocated: k²
-    /// faces up front (152·k² bytes, 1.5 TB) aborted the process.
-    #[test]
-    fn a_large_k_allocates_face_rows_on_use() {
-        let faces = BinnedFaces::<f64>::new(100_000);
-        assert_eq!(faces.faces.len(), 100_000);
-        assert!(faces.faces.iter().all(|row| row.get().is_none()));
-        assert!(faces.slot(7, 99_999).get().is_none());
-        assert_eq!(
-            faces.faces.iter().filter(|row| row.get().is_some()).count(),
-            1
-        );
-        assert_eq!(faces.index_bytes(), 0);
-    }
-}

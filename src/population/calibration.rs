@@ -105,39 +105,3 @@ fn argmax(row: &[f64]) -> usize {
     }
     best
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::{Rng, SeedableRng};
-
-    /// Rows whose labels are drawn from their own probabilities pass;
-    /// the same rows with labels drawn independently fail.
-    #[test]
-    fn labels_drawn_from_the_probabilities_pass_and_independent_labels_fail() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        let k = 3;
-        let mut scores = Vec::new();
-        let (mut drawn, mut independent) = (Vec::new(), Vec::new());
-        for _ in 0..600 {
-            let mut row: Vec<f64> = (0..k).map(|_| rng.random::<f64>().powi(3)).collect();
-            let total: f64 = row.iter().sum();
-            row.iter_mut().for_each(|v| *v /= total);
-            let u: f64 = rng.random();
-            let mut acc = 0.0;
-            let y = row
-                .iter()
-                .position(|p| {
-                    acc += p;
-                    u < acc
-                })
-                .unwrap_or(k - 1);
-            drawn.push(y);
-            independent.push(rng.random_range(0..k));
-            scores.extend(row);
-        }
-        assert!(check(k, &scores, &drawn).is_none());
-        let w = check(k, &scores, &independent).expect("independent labels flagged");
-        assert_eq!(w.cause, Cause::Miscalibrated);
-    }
-}

@@ -273,3 +273,247 @@ mod quadrature {
         assert!((i - 1.0).abs() < 1e-14, "{i}");
     }
 }
+
+mod registry {
+    use metric_elicitation::driver::registry::*;
+    use metric_elicitation::driver::spec::{Engine, Spec};
+
+    fn spec(procedure: &str, extra: &str, oracle: &str) -> Spec {
+        Spec::parse(
+            &format!(
+                "procedure = \"{procedure}\"\nepsilon = 0.05\n{extra}[population]\nkind = \"synthetic-003\"\n[oracle]\n{oracle}\n"
+            ),
+            true,
+        )
+        .unwrap()
+    }
+
+    const PERSON: &str = "kind = \"person\"";
+    const EXACT: &str = "kind = \"simulated\"\nmetric = [0.8, 0.6]";
+    const ERRING: &str = "kind = \"simulated\"\nmetric = [0.8, 0.6]\nmistake_rate = 0.1";
+
+    /// Who may err gets the Bayesian engine where the procedure has it;
+    /// exact answers, a named search strategy or a procedure without the
+    /// engine get the papers' search; a named engine is kept.
+    #[test]
+    fn the_default_engine_serves_the_oracle() {
+        let engine = |s: &Spec| find_for(s).unwrap().engine;
+        assert_eq!(engine(&spec("binary-lpm", "", PERSON)), Engine::Bayes);
+        assert_eq!(engine(&spec("binary-lpm", "", ERRING)), Engine::Bayes);
+        assert_eq!(engine(&spec("binary-lpm", "", EXACT)), Engine::Search);
+        // A Bradley–Terry person errs near ties.
+        assert_eq!(
+            engine(&spec(
+                "binary-lpm",
+                "",
+                &format!("{EXACT}\ntemperature = 0.01")
+            )),
+            Engine::Bayes
+        );
+        assert_eq!(
+            engine(&spec(
+                "binary-lpm",
+                "",
+                &format!("{EXACT}\nmistake_rate = 0")
+            )),
+            Engine::Search
+        );
+        assert_eq!(
+            engine(&spec("binary-lpm", "search = \"golden\"\n", PERSON)),
+            Engine::Search
+        );
+        assert_eq!(
+            engine(&spec("binary-lpm", "engine = \"search\"\n", PERSON)),
+            Engine::Search
+        );
+        assert_eq!(
+            engine(&spec("binary-lpm", "engine = \"bayes\"\n", EXACT)),
+            Engine::Bayes
+        );
+        assert_eq!(engine(&spec("lpm", "", PERSON)), Engine::Search);
+        // fpme's too (for a person; exact answers get the search).
+        let fair = |extra: &str| {
+            Spec::parse(
+                &format!("procedure = \"fpme\"\nepsilon = 0.05\n{extra}[population]\nkind = \"groups\"\nclasses = 2\ntau = [[0.5, 0.4], [0.5, 0.6]]\n[oracle]\n{PERSON}\n"),
+                true,
+            )
+            .unwrap()
+        };
+        assert_eq!(engine(&fair("")), Engine::Bayes);
+        assert_eq!(engine(&fair("engine = \"search\"\n")), Engine::Search);
+        assert_eq!(engine(&fair("engine = \"bayes\"\n")), Engine::Bayes);
+        assert!(find_for(&spec("lpm", "engine = \"bayes\"\n", PERSON)).is_err());
+        // qpme's by default for a person: the search's small spheres show
+        // pairs a person cannot tell apart.
+        assert_eq!(engine(&spec("qpme", "", PERSON)), Engine::Bayes);
+        assert_eq!(engine(&spec("qpme", "", EXACT)), Engine::Search);
+    }
+
+    /// `resolve` writes the engine it found into the spec (what a
+    /// transcript's header records) and keeps a named one.
+    #[test]
+    fn resolve_pins_the_engine() {
+        let mut s = spec("binary-lpm", "", PERSON);
+        assert_eq!(resolve(&mut s).unwrap().engine, Engine::Bayes);
+        assert_eq!(s.engine.as_deref(), Some("bayes"));
+        let mut s = spec("dlpm", "", EXACT);
+        resolve(&mut s).unwrap();
+        assert_eq!(s.engine.as_deref(), Some("search"));
+    }
+}
+
+mod calibration {
+    use metric_elicitation::diagnostics::Cause;
+    use metric_elicitation::population::calibration::check;
+    use rand::{Rng, SeedableRng};
+
+    /// Rows whose labels are drawn from their own probabilities pass;
+    /// the same rows with labels drawn independently fail.
+    #[test]
+    fn labels_drawn_from_the_probabilities_pass_and_independent_labels_fail() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let k = 3;
+        let mut scores = Vec::new();
+        let (mut drawn, mut independent) = (Vec::new(), Vec::new());
+        for _ in 0..600 {
+            let mut row: Vec<f64> = (0..k).map(|_| rng.random::<f64>().powi(3)).collect();
+            let total: f64 = row.iter().sum();
+            row.iter_mut().for_each(|v| *v /= total);
+            let u: f64 = rng.random();
+            let mut acc = 0.0;
+            let y = row
+                .iter()
+                .position(|p| {
+                    acc += p;
+                    u < acc
+                })
+                .unwrap_or(k - 1);
+            drawn.push(y);
+            independent.push(rng.random_range(0..k));
+            scores.extend(row);
+        }
+        assert!(check(k, &scores, &drawn).is_none());
+        let w = check(k, &scores, &independent).expect("independent labels flagged");
+        assert_eq!(w.cause, Cause::Miscalibrated);
+    }
+}
+
+mod feasible {
+    use metric_elicitation::geometry::feasible::{FeasibleSet, Normalization, Progress};
+    use std::sync::Mutex;
+
+    /// The log records of this test binary.
+    static RECORDS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+    struct Capture;
+    impl log::Log for Capture {
+        fn enabled(&self, _: &log::Metadata) -> bool {
+            true
+        }
+        fn log(&self, record: &log::Record) {
+            if let Ok(mut r) = RECORDS.lock() {
+                r.push(format!("{}: {}", record.target(), record.args()));
+            }
+        }
+        fn flush(&self) {}
+    }
+    static CAPTURE: Capture = Capture;
+
+    #[test]
+    fn progress_says_how_many_programs_are_solved() {
+        if log::set_logger(&CAPTURE).is_ok() {
+            log::set_max_level(log::LevelFilter::Info);
+        }
+        let progress = Progress::new(3, std::time::Duration::ZERO);
+        for _ in 0..3 {
+            progress.tick();
+        }
+        let records = RECORDS.lock().unwrap();
+        assert!(
+            records
+                .iter()
+                .any(|r| r.starts_with("metric_elicitation::sphere: ")
+                    && r.contains("3 of 3 linear programs solved")),
+            "{records:?}"
+        );
+        // A quick search says nothing: no record before `every` has passed.
+        drop(records);
+        let quiet = Progress::new(2, std::time::Duration::from_secs(3600));
+        quiet.tick();
+        assert!(!RECORDS
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|r| r.contains("of 2 linear programs")));
+    }
+
+    /// Class 3's rows are class 1's twins (the same scores): every
+    /// classifier built from the scores labels them alike, so no rate of
+    /// class 3 moves without class 1's and no sphere fits. The error says
+    /// which classes and what to do.
+    #[test]
+    fn twin_classes_leave_no_room_and_the_error_says_what_to_do() {
+        let k = 3;
+        // Class 3 has `twins` rows for each class-1 row (the same scores):
+        // found whatever the sizes, in rates and in joint confusions.
+        for (twins, normalization) in [
+            (1, Normalization::Rates),
+            (2, Normalization::Rates),
+            (1, Normalization::Joint),
+            (2, Normalization::Joint),
+        ] {
+            let mut scores = Vec::new();
+            let mut mass = Vec::new();
+            for r in 0..12 {
+                let t = f64::from(r) / 11.0;
+                let s = [0.6 - 0.4 * t, 0.1 + 0.2 * t, 0.3 + 0.2 * t];
+                let other = [0.1 + 0.1 * t, 0.8 - 0.2 * t, 0.1 + 0.1 * t];
+                let mut rows = vec![(0, s), (1, other)];
+                rows.extend(std::iter::repeat_n((2, s), twins));
+                for (label, row) in rows {
+                    scores.extend_from_slice(&row);
+                    let mut m = [0.0; 3];
+                    m[label] = 1.0;
+                    mass.extend_from_slice(&m);
+                }
+            }
+            let groups = vec![0; scores.len() / k];
+            let set = FeasibleSet::<f64>::new(k, &scores, &mass, &groups, normalization).unwrap();
+            let err = set
+                .find_sphere(8, 1)
+                .map(|f| *f.sphere.radius())
+                .unwrap_err()
+                .to_string();
+            let case = format!("{twins} twins, {normalization:?}: {err}");
+            assert!(err.contains("no query sphere fits"), "{case}");
+            // Classes 1 and 3 named together, by number and label code.
+            assert!(
+                err.contains("class 1 (label code 0) 12")
+                    && err.contains(&format!("class 3 (label code 2) {}", 12 * twins)),
+                "{case}"
+            );
+            assert!(
+                err.contains("give class 1 and class 3 one label code in the file")
+                    || err.contains("give class 3 and class 1 one label code in the file"),
+                "{case}"
+            );
+        }
+    }
+}
+
+mod faces_on_use {
+    use metric_elicitation::population::{ExpectedMulticlass, MulticlassPopulation};
+
+    /// A face of k = 10⁵ classes is computed without the k² face table
+    /// up front (152·k² bytes, 1.5 TB, aborted the process): the faces are
+    /// made on use.
+    #[test]
+    fn a_large_k_makes_its_faces_on_use() {
+        let k = 100_000;
+        let share = 1.0 / k as f64;
+        let pop = ExpectedMulticlass::<f64>::from_columns(vec![vec![share; 2]; k]).unwrap();
+        let r = pop.rbo_diagonal(7, k - 1, &0.5, &0.5).unwrap();
+        assert_eq!(r.len(), k);
+        assert!(r.iter().all(|v| v.is_finite()));
+    }
+}
