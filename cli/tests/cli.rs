@@ -2162,6 +2162,35 @@ fn a_simulated_truth_against_the_procedures_assumptions_is_not_silent() {
         );
         assert!(v["error"].as_f64().unwrap() < 0.05, "{metric}: {v}");
     }
+    // The same for LPME (unit ℓ2: its norm overflowed to a truth of 0, or
+    // underflowed to "all weights are zero") and DLPM (unit ℓ1: the sum of
+    // weights near 1e308 overflowed).
+    for (procedure, metric, truth) in [
+        ("lpme", "[3e300, -4e300]", &[0.6, -0.8][..]),
+        ("lpme", "[3e-321, -4e-321]", &[0.6, -0.8]),
+        ("dlpm", "[5e307, 5e307, 1e308]", &[0.25, 0.25, 0.5]),
+    ] {
+        let population = if procedure == "lpme" {
+            "kind = \"sphere\"\ncenter = [0.5, 0.5]\nradius = 0.2"
+        } else {
+            "kind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]"
+        };
+        let v = json(&run_spec(
+            "extreme-multiclass.toml",
+            &format!("procedure = \"{procedure}\"\nepsilon = 0.01\n[population]\n{population}\n[oracle]\nkind = \"simulated\"\nmetric = {metric}\n"),
+        ));
+        let got: Vec<f64> = v["truth"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{metric}: {v}"))
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        assert!(
+            got.len() == truth.len() && got.iter().zip(truth).all(|(g, t)| (g - t).abs() < 1e-2),
+            "{procedure} {metric}: {v}"
+        );
+        assert!(v["error"].as_f64().unwrap() < 0.05, "{metric}: {v}");
+    }
 }
 
 /// Issue 28: a simulated Bradley–Terry person (`oracle.temperature`) gets

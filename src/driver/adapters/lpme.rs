@@ -204,10 +204,15 @@ impl<T: Scalar> SphereSpace<T> {
 /// all-zero metric.
 pub(crate) fn unit_truth<T: Scalar>(metric: &Value, dim: usize) -> Result<Linear<T>> {
     let v = DVector::from_vec(num_list_of::<T>(metric, "oracle.metric", dim)?);
-    let norm = v.norm();
-    if norm <= T::int(0) {
+    // Scaled to its largest weight first: the norm of weights near 1e300
+    // overflows (the truth became 0) and of weights near 1e-320
+    // underflows ("all weights are zero").
+    let largest = v.amax();
+    if largest <= T::int(0) {
         return Err(Error::invalid("oracle.metric", "all weights are zero"));
     }
+    let v = v / largest;
+    let norm = v.norm();
     Ok(Linear(v / norm))
 }
 

@@ -217,10 +217,14 @@ pub(super) fn dlpm_truth<T: Scalar>(metric: &Value, k: usize) -> Result<Linear<T
             detail: format!("oracle.metric[{i}] = {} is negative", v[i]),
         });
     }
-    let norm = v.iter().fold(T::int(0), |s, x| s + x.clone());
-    if norm <= T::int(0) {
+    // Scaled to its largest weight first, so that the sum of weights near
+    // 1e308 does not overflow.
+    let largest = v.amax();
+    if largest <= T::int(0) {
         return Err(Error::invalid("oracle.metric", "all weights are zero"));
     }
+    let v = v / largest;
+    let norm = v.iter().fold(T::int(0), |s, x| s + x.clone());
     Ok(Linear(v / norm))
 }
 
