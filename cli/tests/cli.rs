@@ -2191,6 +2191,27 @@ fn a_simulated_truth_against_the_procedures_assumptions_is_not_silent() {
         );
         assert!(v["error"].as_f64().unwrap() < 0.05, "{metric}: {v}");
     }
+    // And QPME (000 Def. 3's ‖a‖² + ‖B‖²_F = 1: NaN near 1e300, "a
+    // constant metric" near 1e-320): the same truth as at unit size.
+    let qpme = |scale: &str| {
+        json(&run_spec(
+            "extreme-qpme.toml",
+            &format!("procedure = \"qpme\"\nepsilon = 0.01\n[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5]\nradius = 0.2\n[oracle]\nkind = \"simulated\"\nmetric = {{ a = [0.6{scale}, 0.4{scale}], B = [[-1{scale}, 0.2{scale}], [0.2{scale}, -0.8{scale}]] }}\n"),
+        ))
+    };
+    let unit = qpme("");
+    for scale in ["e300", "e-318"] {
+        let v = qpme(scale);
+        for (got, want) in [
+            (&v["truth"]["a"][0], &unit["truth"]["a"][0]),
+            (&v["truth"]["B"][1][1], &unit["truth"]["B"][1][1]),
+        ] {
+            assert!(
+                (got.as_f64().unwrap() - want.as_f64().unwrap()).abs() < 1e-3,
+                "{scale}: {v}"
+            );
+        }
+    }
 }
 
 /// Issue 28: a simulated Bradley–Terry person (`oracle.temperature`) gets

@@ -116,6 +116,19 @@ pub struct QuadraticMetric<T: Scalar> {
     b: DMatrix<T>,
 }
 
+/// The largest magnitude of coefficients of extreme size (beyond 2^±500),
+/// by which to divide them before normalizing, so that a sum of their
+/// squares neither overflows (weights near 1e300: the metric became NaN)
+/// nor underflows (near 1e-320: "a constant metric"); `None` for every
+/// other size, which is normalized exactly as given, and for all zeros.
+fn extreme_scale<'a, T: Scalar + 'a>(coefficients: impl Iterator<Item = &'a T>) -> Option<T> {
+    let largest = coefficients.fold(T::int(0), |m, x| m.max(x.clone().abs()));
+    let (mut high, mut low) = (T::int(1), T::int(1));
+    high.mul_pow2_assign(500);
+    low.mul_pow2_assign(-500);
+    (largest > high || (largest > T::int(0) && largest < low)).then_some(largest)
+}
+
 impl<T: Scalar> QuadraticMetric<T> {
     /// The metric with linear part `a` and symmetric `b`, scaled to
     /// ‖a‖₂² + ‖B‖²_F = 1 (Def. 3's normalization, which changes no
@@ -128,6 +141,10 @@ impl<T: Scalar> QuadraticMetric<T> {
     /// symmetric") for a non-symmetric B.
     pub fn new(a: DVector<T>, b: DMatrix<T>) -> Result<Self> {
         let QuadraticMetric { a, b } = Self::as_given(a, b)?;
+        let (a, b) = match extreme_scale(a.iter().chain(b.iter())) {
+            Some(s) => (a / s.clone(), b / s),
+            None => (a, b),
+        };
         let b = (&b + b.transpose()) * T::ratio(1, 2);
         let norm = (a.norm_squared() + b.norm_squared()).sqrt();
         if norm == T::int(0) {
@@ -424,6 +441,14 @@ impl<T: Scalar> CubicMetric<T> {
     pub fn new(a: DVector<T>, b: DMatrix<T>, c: Vec<T>) -> Result<Self> {
         Self::check(&a, &b, &c)?;
         let q = a.len();
+        let (a, b, c) = match extreme_scale(a.iter().chain(b.iter()).chain(c.iter())) {
+            Some(s) => (
+                a / s.clone(),
+                b / s.clone(),
+                c.into_iter().map(|x| x / s.clone()).collect(),
+            ),
+            None => (a, b, c),
+        };
         let b = (&b + b.transpose()) * T::ratio(1, 2);
         let c = symmetrize3(q, &c);
         let norm = (a.norm_squared()
