@@ -639,7 +639,7 @@ fn questions_per_procedure_through_the_page() {
     use metric_elicitation::driver::present;
     use metric_elicitation::driver::spec::Spec;
     use metric_elicitation::oracle::Preference;
-    let cases: [(&str, &str, Utility); 7] = [
+    let cases: [(&str, &str, Utility); 8] = [
         ("binary-lpm", "binary-lpm-ask.toml", binary_person),
         ("dlpm", "dlpm-ask.toml", dlpm_person),
         ("qpme", "qpme-ask.toml", qpme_person),
@@ -650,6 +650,11 @@ fn questions_per_procedure_through_the_page() {
             fair3_person,
         ),
         ("lpme on wine (dataset)", "lpme-dataset.toml", lpme_person),
+        (
+            "lpme on wine (dataset), a person's spec",
+            "lpme-dataset-ask.toml",
+            lpme_person,
+        ),
         (
             "fpme on wine, red and white (dataset)",
             "fpme-dataset-ask.toml",
