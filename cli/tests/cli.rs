@@ -2595,3 +2595,29 @@ fn a_metric_of_the_wrong_length_is_refused_before_the_population_is_built() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
 }
+
+/// A person's QPME left undetermined (here by a budget of 8 questions) is
+/// still judged on its check questions, against the metric it reports, as
+/// the other Bayesian procedures are (before: "0 judged").
+#[test]
+fn an_undetermined_bayesian_qpme_is_judged_on_its_check_questions() {
+    let spec = tmp("qpme-budget.toml");
+    std::fs::write(
+        &spec,
+        "procedure = \"qpme\"\nepsilon = 0.05\nmax_questions = 8\n[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5]\nradius = 0.2\n[oracle]\nkind = \"person\"\n",
+    )
+    .unwrap();
+    let file = tmp("qpme-budget.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let out = ask(&spec, &file, &"A\nB\nA\n".repeat(10));
+    let v = json(&out);
+    assert_eq!(v["engine"], "bayes", "{v}");
+    assert!(!v["undetermined"].as_array().unwrap().is_empty(), "{v}");
+    let checks = &v["checks"];
+    assert_eq!(checks["asked"], 5, "{v}");
+    assert_eq!(
+        checks["agree"].as_u64().unwrap() + checks["disagree"].as_u64().unwrap(),
+        5,
+        "{v}"
+    );
+}

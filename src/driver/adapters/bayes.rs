@@ -847,11 +847,14 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
         Some(rates_panel(names, self.rates, &[f64s(point.iter())]))
     }
 
+    /// The metric reported (determined or not), as the other Bayesian
+    /// adapters judge check questions against theirs.
     fn elicited_metric(
         &self,
         est: &BayesEstimate<T, QuadraticMetric<T>>,
     ) -> Option<QuadraticMetric<T>> {
-        est.metric.clone()
+        let (a, b) = self.parts(est);
+        QuadraticMetric::new(a, b).ok()
     }
 
     fn summary(
