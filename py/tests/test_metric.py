@@ -249,11 +249,20 @@ def test_lpme_on_arrays_finds_and_certifies_its_sphere(confusions):
     raw = rng.random((400, 3)) ** 2
     proba = raw / raw.sum(axis=1, keepdims=True)
     y = np.array([rng.choice(3, p=p) for p in proba])
-    pop = population.from_proba(proba, y, confusions=confusions)
-    r = me.run({"procedure": "lpme", "epsilon": 0.01, "population": pop,
-                "oracle": {"kind": "simulated", "metric": [0.1, 0.3, 0.2, 0.15, 0.15, 0.1]}})
-    assert r.sphere_radius > 0.01
+    oracle = {"kind": "simulated", "metric": [0.1, 0.3, 0.2, 0.15, 0.15, 0.1]}
+    pop = population.from_proba(proba, y, confusions=confusions, query_center="uniform")
+    r = me.run({"procedure": "lpme", "epsilon": 0.01, "population": pop, "oracle": oracle})
+    assert r.sphere_radius > 0.01 and r.query_center_t == 0
     assert r.determined and r.error < 0.02
+    # The default centre: toward the rows' most accurate classifier, with at
+    # least half the radius.
+    pop = population.from_proba(proba, y, confusions=confusions)
+    toward = me.run({"procedure": "lpme", "epsilon": 0.01, "population": pop, "oracle": oracle})
+    assert toward.query_center_t > 0 and toward.sphere_radius >= r.sphere_radius / 2
+    assert toward.determined and toward.error < 0.02
+    with pytest.raises(me.SpecError) as e:
+        population.from_proba(proba, y, query_center="best")
+    assert e.value.field == "query_center"
 
 
 def wine(root):

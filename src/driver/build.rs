@@ -3,7 +3,7 @@
 //! kind is read in one place): binary and k-class populations, groups, the
 //! query sphere of the sphere procedures, and datasets.
 
-use crate::driver::spec::{Num, PopulationSpec, RegularizationForm, Scores};
+use crate::driver::spec::{Num, PopulationSpec, QueryCenter, RegularizationForm, Scores};
 use crate::error::{Error, Result};
 use crate::geometry::groups::{Groups, Rates};
 use crate::geometry::sphere::{off_diagonal_sphere, Sphere};
@@ -85,6 +85,7 @@ pub fn binary<T: Scalar>(
             probabilities,
             labels,
             confusions,
+            query_center: _,
             groups: None,
         } => match (confusions, labels) {
             (Confusions::Expected, _) => Ok(Box::new(
@@ -160,6 +161,7 @@ pub fn multiclass<T: Scalar>(
             probabilities,
             labels,
             confusions,
+            query_center: _,
             groups: None,
         } => match (confusions, labels) {
             (Confusions::Expected, _) => Ok(Box::new(
@@ -215,6 +217,28 @@ pub fn groups_with<T: Scalar>(
     procedure: &str,
     rates: Rates,
 ) -> Result<Groups<T>> {
+    groups_at(spec, procedure, rates, false)
+}
+
+/// As [`groups`], honouring a data population's `query_center`: from data
+/// the common sphere is centred toward the groups' most accurate
+/// classifiers ([`data_groups`]) unless the spec says `uniform`. For the
+/// Bayesian engine, whose questions are pairs about any common centre;
+/// 001's search keeps o ([`groups`]), as its procedure assumes.
+///
+/// # Errors
+/// As [`groups`].
+pub fn groups_centred<T: Scalar>(spec: &PopulationSpec, procedure: &str) -> Result<Groups<T>> {
+    groups_at(spec, procedure, Rates::General, true)
+}
+
+fn groups_at<T: Scalar>(
+    spec: &PopulationSpec,
+    procedure: &str,
+    rates: Rates,
+    centred: bool,
+) -> Result<Groups<T>> {
+    let centre = |c: &QueryCenter| if centred { *c } else { QueryCenter::Uniform };
     let (classes, tau, radius) = match spec {
         PopulationSpec::Groups {
             classes,
@@ -231,8 +255,16 @@ pub fn groups_with<T: Scalar>(
             ))
         }
         #[cfg(feature = "data")]
-        PopulationSpec::Dataset { seed, .. } => {
-            return data_groups(&dataset::<T>(spec)?, *seed, rates, "population.group")
+        PopulationSpec::Dataset {
+            seed, query_center, ..
+        } => {
+            return data_groups(
+                &dataset::<T>(spec)?,
+                *seed,
+                rates,
+                centre(query_center),
+                "population.group",
+            )
         }
         #[cfg(feature = "data")]
         PopulationSpec::Arrays { groups: None, .. } => {
@@ -246,6 +278,7 @@ pub fn groups_with<T: Scalar>(
             probabilities,
             labels,
             confusions,
+            query_center,
             groups: Some(codes),
         } => {
             let labelled = labels
@@ -264,7 +297,7 @@ pub fn groups_with<T: Scalar>(
                 Some((codes.clone(), m)),
                 *confusions,
             )?;
-            return data_groups(&pop, 0, rates, "population.groups");
+            return data_groups(&pop, 0, rates, centre(query_center), "population.groups");
         }
         other => {
             return Err(other.unsupported(
@@ -310,6 +343,7 @@ pub fn data_groups<T: Scalar>(
     pop: &DatasetPopulation<T>,
     seed: u64,
     rates: Rates,
+    centre: QueryCenter,
     field: &str,
 ) -> Result<Groups<T>> {
     let k = pop.classes();
@@ -322,12 +356,12 @@ pub fn data_groups<T: Scalar>(
             ),
         ));
     }
-    let found = pop.find_sphere(
-        crate::geometry::feasible::Normalization::Rates,
-        true,
-        32,
-        seed,
-    )?;
+    let set = pop.feasible(crate::geometry::feasible::Normalization::Rates, true)?;
+    // A moved centre is a point of general rates (diagonal rates keep o).
+    let found = match (centre, rates) {
+        (QueryCenter::Accurate, Rates::General) => set.find_sphere_toward_accurate(32, seed)?,
+        _ => set.find_sphere(32, seed)?,
+    };
     if !found.certificate.holds {
         return Err(Error::invalid(
             field,
@@ -343,7 +377,12 @@ pub fn data_groups<T: Scalar>(
         Rates::Diagonal => rho * T::int(k as i64 - 1).sqrt(),
     };
     let radius = rho.min(T::ratio(1, k as i64));
-    Groups::with_rates(k, pop.tau(), Some(radius), rates)
+    let groups = Groups::with_rates(k, pop.tau(), Some(radius), rates)?;
+    if found.centre.t > T::int(0) {
+        groups.with_centre(found.sphere.center().clone())
+    } else {
+        Ok(groups)
+    }
 }
 
 /// The query sphere of a `sphere` population (QPME and the cubic
@@ -378,7 +417,7 @@ pub fn sphere<T: Scalar>(
     spec: &PopulationSpec,
     procedure: &str,
 ) -> Result<(Sphere<T>, Option<usize>)> {
-    sphere_with_priors(spec, procedure).map(|(s, k, _)| (s, k))
+    sphere_with_priors(spec, procedure).map(|p| (p.sphere, p.classes))
 }
 
 /// The query sphere found in `pop`'s feasible set (001 App. B.1) and
@@ -387,14 +426,14 @@ pub fn sphere<T: Scalar>(
 fn certified_sphere<T: Scalar>(
     pop: &DatasetPopulation<T>,
     seed: u64,
+    centre: QueryCenter,
     whose: &str,
 ) -> Result<SphereParts<T>> {
-    let found = pop.find_sphere(
-        crate::geometry::feasible::Normalization::Joint,
-        false,
-        32,
-        seed,
-    )?;
+    let set = pop.feasible(crate::geometry::feasible::Normalization::Joint, false)?;
+    let found = match centre {
+        QueryCenter::Uniform => set.find_sphere(32, seed)?,
+        QueryCenter::Accurate => set.find_sphere_toward_accurate(32, seed)?,
+    };
     if !found.certificate.holds {
         return Err(Error::invalid(
             "population",
@@ -404,12 +443,29 @@ fn certified_sphere<T: Scalar>(
             ),
         ));
     }
-    Ok((found.sphere, Some(pop.classes()), Some(pop.priors())))
+    Ok(SphereParts {
+        toward_accurate: Some(found.centre.t.to_f64_lossy()),
+        sphere: found.sphere,
+        classes: Some(pop.classes()),
+        priors: Some(pop.priors()),
+    })
 }
 
-/// A query sphere, its k when its coordinates are off-diagonal confusions,
-/// and then the class priors.
-pub type SphereParts<T> = (Sphere<T>, Option<usize>, Option<Vec<T>>);
+/// A query sphere with what a person's screens need.
+#[derive(Debug, Clone)]
+pub struct SphereParts<T: Scalar> {
+    /// The sphere.
+    pub sphere: Sphere<T>,
+    /// k, when its coordinates are a k-class population's off-diagonal
+    /// confusions.
+    pub classes: Option<usize>,
+    /// The class priors, then.
+    pub priors: Option<Vec<T>>,
+    /// For a sphere found in data: the fraction t of the way from the
+    /// uniform classifier's rates to the data's most accurate classifier's
+    /// at which it is centred (`query_center`; 0 for `uniform`).
+    pub toward_accurate: Option<f64>,
+}
 
 /// As [`sphere`], with the class priors when the coordinates are a k-class
 /// population's off-diagonal confusions (for showing them to a person).
@@ -430,13 +486,20 @@ pub fn sphere_with_priors<T: Scalar>(
             let radius = radius.to_scalar("population.radius")?;
             let sphere = Sphere::new(DVector::from_vec(center), radius)
                 .map_err(|e| Error::invalid("population", e.to_string()))?;
-            Ok((sphere, None, None))
+            Ok(SphereParts {
+                sphere,
+                classes: None,
+                priors: None,
+                toward_accurate: None,
+            })
         }
         #[cfg(feature = "data")]
-        PopulationSpec::Dataset { seed, .. } => {
+        PopulationSpec::Dataset {
+            seed, query_center, ..
+        } => {
             // The sphere is found in the feasible set of the held-out
             // rows' plug-in classifiers (001 App. B.1) and certified.
-            certified_sphere(&dataset::<T>(spec)?, *seed, "the dataset's")
+            certified_sphere(&dataset::<T>(spec)?, *seed, *query_center, "the dataset's")
         }
         #[cfg(feature = "data")]
         PopulationSpec::Arrays {
@@ -444,6 +507,7 @@ pub fn sphere_with_priors<T: Scalar>(
             labels,
             confusions,
             groups: None,
+            query_center,
         } => {
             // As for a dataset: the sphere found in the feasible set of the
             // rows' plug-in classifiers and certified.
@@ -455,15 +519,16 @@ pub fn sphere_with_priors<T: Scalar>(
             let scores: Vec<f64> = probabilities.iter().flatten().copied().collect();
             let pop =
                 DatasetPopulation::<T>::from_rows(k, scores, labels.as_deref(), None, *confusions)?;
-            certified_sphere(&pop, 0, "the rows'")
+            certified_sphere(&pop, 0, *query_center, "the rows'")
         }
         other => {
             let pop = multiclass::<T>(other, procedure)?;
-            Ok((
-                off_diagonal_sphere(pop.as_ref())?,
-                Some(pop.classes()),
-                Some(pop.priors()),
-            ))
+            Ok(SphereParts {
+                sphere: off_diagonal_sphere(pop.as_ref())?,
+                classes: Some(pop.classes()),
+                priors: Some(pop.priors()),
+                toward_accurate: None,
+            })
         }
     }
 }
@@ -510,6 +575,7 @@ pub fn dataset_settings(
         bins,
         positive,
         group_bins,
+        query_center: _,
     } = spec
     else {
         return Err(spec.unsupported("the dataset builder", "dataset"));
@@ -576,6 +642,7 @@ mod tests {
             labels: Some(y.to_vec()),
             confusions: Confusions::Labelled,
             groups: g.map(<[usize]>::to_vec),
+            query_center: QueryCenter::default(),
         }
     }
 

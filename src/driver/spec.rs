@@ -374,6 +374,10 @@ pub enum PopulationSpec {
         /// n group codes (0..m−1), when the rows have groups.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         groups: Option<Vec<usize>>,
+        /// Where a query sphere found in the rows is centred (`accurate`,
+        /// the default, or `uniform`, the papers' o).
+        #[serde(default)]
+        query_center: QueryCenter,
     },
     /// An explicit sphere S_ρ: the query space of LPME and the
     /// sphere-based procedures, with no population behind it.
@@ -443,7 +447,44 @@ pub enum PopulationSpec {
         /// Cut points binning a real-valued group column.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         group_bins: Option<Vec<f64>>,
+        /// Where the query sphere found in the data is centred (`accurate`,
+        /// the default, or `uniform`, the papers' o; one group only: the
+        /// fair procedures' common sphere stays about o).
+        #[serde(default)]
+        query_center: QueryCenter,
     },
+}
+
+/// Where the query sphere found in a sample's feasible rates is centred
+/// (LPME and `lpm` on a `dataset` or `arrays`; issue #30).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QueryCenter {
+    /// Toward the data's most accurate plug-in classifier, as far as the
+    /// sphere keeps half its radius about o
+    /// ([`crate::geometry::feasible::FeasibleSet::find_sphere_toward_accurate`]):
+    /// the classifiers a person is asked about are nearer what the data
+    /// can do well.
+    #[default]
+    Accurate,
+    /// At the uniform random classifier's rates o, as 001 App. B.1 (the
+    /// papers' setting; the reproductions name it).
+    Uniform,
+}
+
+/// Read by hand so that a wrong value names the field: inside the tagged
+/// `[population]` table the TOML reader can only point at the table.
+impl<'de> Deserialize<'de> for QueryCenter {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let value = String::deserialize(d)?;
+        match value.as_str() {
+            "accurate" => Ok(QueryCenter::Accurate),
+            "uniform" => Ok(QueryCenter::Uniform),
+            other => Err(serde::de::Error::custom(format!(
+                "population.query_center: `accurate` or `uniform`, got `{other}`"
+            ))),
+        }
+    }
 }
 
 /// How a dataset's `regularization` is meant (see

@@ -32,6 +32,17 @@
 //! of o + sign(xⱼ)cⱼeⱼ with weight |xⱼ|/cⱼ and the uniform random classifier
 //! with the rest ([`FoundSphere::realise`]); [`FoundSphere::certify`] checks
 //! the realized rates of sampled points at precision `T`.
+//!
+//! **Another centre (issue #30).** The papers centre S_ρ at the uniform
+//! classifier, which misclassifies about (k − 1)/k of every class: not a
+//! classifier a person would consider. The same construction works about
+//! any point c every group realizes ([`QueryCentre`]): the extents about c,
+//! and the rest of a point's weight on c's own classifier instead of the
+//! uniform one. [`FeasibleSet::find_sphere_toward_accurate`] moves the
+//! centre toward the data's most accurate plug-in classifier (for several
+//! groups, toward the mean of their most accurate classifiers' rates, as
+//! far as every group realizes: an extent along that direction) while the
+//! sphere keeps at least half its radius about o.
 
 use crate::error::{Error, Result};
 use crate::geometry::sphere::Sphere;
@@ -378,16 +389,61 @@ impl<T: Scalar> FeasibleSet<T> {
     /// # Errors
     /// [`Error::IllConditioned`] when the LP solver fails.
     pub fn extent(&self, g: usize, axis: usize, positive: bool) -> Result<Extent<T>> {
+        self.extent_about(g, axis, positive, &self.center(g), &[])
+    }
+
+    /// The extent about another centre: the largest c with
+    /// centre + c·d feasible for group g, d = ±eⱼ. `known` are
+    /// deterministic classifiers whose mixture (with the k trivial ones)
+    /// realizes the centre (the centre's realisation), so that the first
+    /// restricted program is feasible.
+    fn extent_about(
+        &self,
+        g: usize,
+        axis: usize,
+        positive: bool,
+        centre: &DVector<T>,
+        known: &[Vec<usize>],
+    ) -> Result<Extent<T>> {
+        let sign = if positive { 1.0 } else { -1.0 };
+        let along = self.extent_along(g, &[(axis, sign)], centre, known)?;
+        Ok(Extent {
+            group: g,
+            axis,
+            positive,
+            c: along.c,
+            upper_bound: along.upper_bound,
+            converged: along.converged,
+            mixture: along.mixture,
+            columns: along.columns,
+            prices: along.prices,
+        })
+    }
+
+    /// The largest c with centre + c·d feasible for group g along a
+    /// direction d (its non-zero entries, f64; OP1 with ⟨ℓ, d⟩ = 1), by
+    /// column generation as [`FeasibleSet::extent`]; c is read off the
+    /// realized rates at precision T (⟨R − centre, d⟩/‖d‖²).
+    fn extent_along(
+        &self,
+        g: usize,
+        direction: &[(usize, f64)],
+        centre: &DVector<T>,
+        known: &[Vec<usize>],
+    ) -> Result<Along<T>> {
         let k = self.k;
         let q = self.dim();
-        let sign = if positive { 1.0 } else { -1.0 };
-        let o: Vec<f64> = self.center(g).iter().map(|v| v.to_f64_lossy()).collect();
-        // Start: the k trivial classifiers (their mean is o) and the plug-in
+        let o: Vec<f64> = centre.iter().map(|v| v.to_f64_lossy()).collect();
+        // Start: the k trivial classifiers (their mean is the uniform
+        // classifier's rates), the centre's own classifiers and the plug-in
         // classifier of the direction itself.
         let rows = self.rows(g);
         let mut columns: Vec<Vec<usize>> = (0..k).map(|j| vec![j; rows]).collect();
+        columns.extend(known.iter().cloned());
         let mut d = vec![0.0; q];
-        d[axis] = sign;
+        for (i, v) in direction {
+            d[*i] = *v;
+        }
         columns.push(self.plug_in(g, &d));
         let mut vertex_rates: Vec<Vec<f64>> =
             columns.iter().map(|h| self.rates_f64(g, h)).collect();
@@ -399,7 +455,7 @@ impl<T: Scalar> FeasibleSet<T> {
         // very many vertices and Kelley's cutting planes close the last
         // digits slowly), or after MAX_COLUMNS columns.
         while columns.len() < MAX_COLUMNS {
-            let (ell, mu, value) = restricted_dual(&vertex_rates, &o, axis, sign)?;
+            let (ell, mu, value) = restricted_dual(&vertex_rates, &o, direction)?;
             let (sigma, h) = self.support(g, &ell);
             prices.clone_from(&ell);
             upper = upper.min(sigma - dot(&ell, &o));
@@ -410,18 +466,23 @@ impl<T: Scalar> FeasibleSet<T> {
             vertex_rates.push(self.rates_f64(g, &h));
             columns.push(h);
         }
-        let (lambda, _) = restricted_primal(&vertex_rates, &o, axis, sign)?;
+        let (lambda, _) = restricted_primal(&vertex_rates, &o, direction)?;
         let support: Vec<usize> = (0..lambda.len()).filter(|&v| lambda[v] > 1e-12).collect();
         let mixture: Vec<(T, Vec<usize>)> =
-            self.refine(g, axis, sign, &support, &columns, &lambda)?;
+            self.refine(g, direction, centre, &support, &columns, &lambda)?;
         let target_rates = self.mixture_rates(g, &mixture)?;
-        let o_t = self.center(g);
-        let c = (target_rates[axis].clone() - o_t[axis].clone()) * T::from_f64_exact(sign);
-        Ok(Extent {
-            group: g,
-            axis,
-            positive,
-            c,
+        // For an axis (one entry ±1) this is (R_j − centre_j)·sign exactly.
+        let (along, norm) = direction
+            .iter()
+            .fold((T::int(0), T::int(0)), |(a, n), (i, v)| {
+                let v = T::from_f64_exact(*v);
+                (
+                    a + (target_rates[*i].clone() - centre[*i].clone()) * v.clone(),
+                    n + v.clone() * v,
+                )
+            });
+        Ok(Along {
+            c: along / norm,
             upper_bound: upper,
             converged,
             mixture,
@@ -431,12 +492,12 @@ impl<T: Scalar> FeasibleSet<T> {
     }
 
     /// Re-solves the primal on the support columns at precision T:
-    /// Σ λ_v R_v − c·d = o, Σ λ_v = 1.
+    /// Σ λ_v R_v − c·d = o, Σ λ_v = 1 (o the centre).
     fn refine(
         &self,
         g: usize,
-        axis: usize,
-        sign: f64,
+        d: &[(usize, f64)],
+        o: &DVector<T>,
         support: &[usize],
         columns: &[Vec<usize>],
         lambda: &[f64],
@@ -447,7 +508,6 @@ impl<T: Scalar> FeasibleSet<T> {
             .iter()
             .map(|&v| self.rates(g, &columns[v]))
             .collect::<Result<_>>()?;
-        let o = self.center(g);
         let mut a = DMatrix::from_element(q + 1, s + 1, T::int(0));
         let mut b = DVector::from_element(q + 1, T::int(0));
         for (c, r) in rates.iter().enumerate() {
@@ -456,7 +516,9 @@ impl<T: Scalar> FeasibleSet<T> {
             }
             a[(q, c)] = T::int(1);
         }
-        a[(axis, s)] = -T::from_f64_exact(sign);
+        for (i, v) in d {
+            a[(*i, s)] = -T::from_f64_exact(*v);
+        }
         for i in 0..q {
             b[i] = o[i].clone();
         }
@@ -487,7 +549,12 @@ impl<T: Scalar> FeasibleSet<T> {
     /// The error when no sphere fits: the axis (i, j) whose extent is 0,
     /// the group and direction that leave no room, the two classes' masses
     /// (held-out rows, for labelled rates) and what to do.
-    fn no_room<'a>(&self, axis: usize, extent: impl Fn(usize, bool) -> &'a Extent<T>) -> Error
+    fn no_room<'a>(
+        &self,
+        axis: usize,
+        centre: &QueryCentre<T>,
+        extent: impl Fn(usize, bool) -> &'a Extent<T>,
+    ) -> Error
     where
         T: 'a,
     {
@@ -562,10 +629,15 @@ impl<T: Scalar> FeasibleSet<T> {
         Error::invalid(
             "population",
             format!(
-                "no query sphere fits: the classifiers built from the scores cannot {} P(h = class {} | Y = class {}) about the uniform classifier{}{} (rows by class: {}); {}, and run again",
+                "no query sphere fits: the classifiers built from the scores cannot {} P(h = class {} | Y = class {}) about {}{}{} (rows by class: {}); {}, and run again",
                 if positive { "raise" } else { "lower" },
                 j + 1,
                 i + 1,
+                if centre.t == T::int(0) {
+                    "the uniform classifier"
+                } else {
+                    "the query centre"
+                },
                 if self.groups() > 1 {
                     format!(" in group {}", g + 1)
                 } else {
@@ -590,17 +662,199 @@ impl<T: Scalar> FeasibleSet<T> {
         Ok(r)
     }
 
-    /// Finds S_ρ (P27): both extents of every axis in every group, their
-    /// minima, the cross-polytope radius ρ, and a certificate on `samples`
-    /// random points of S_ρ plus its 2q axis points (see
+    /// The uniform random classifier as a query centre: o, realized in
+    /// every group by the uniform classifier alone (t = 0).
+    pub fn uniform_centre(&self) -> QueryCentre<T> {
+        QueryCentre {
+            point: self.center(0),
+            realisations: (0..self.groups())
+                .map(|_| Realisation {
+                    mixture: Vec::new(),
+                    uniform: T::int(1),
+                })
+                .collect(),
+            t: T::int(0),
+        }
+    }
+
+    /// The data's most accurate plug-in classifier on group g: h_ℓ with
+    /// every mistake priced alike (ℓ = −1; for joint confusions the
+    /// argmax of η̂, the plug-in Bayes classifier of accuracy).
+    pub fn accurate_classifier(&self, g: usize) -> Vec<usize> {
+        self.plug_in(g, &vec![-1.0; self.dim()])
+    }
+
+    /// The line toward accuracy: d = ḡ − o, ḡ the mean over the groups of
+    /// each group's most accurate plug-in classifier's rates
+    /// ([`FeasibleSet::accurate_classifier`]; for one group its rates),
+    /// rounded to f64 (the programs' precision; exactly representable at
+    /// T), and for each group the farthest point o + c_g·d it realizes with
+    /// the mixture doing so (an extent along d, OP1).
+    ///
+    /// # Errors
+    /// As [`FeasibleSet::extent`].
+    pub fn accurate_line(&self) -> Result<AccurateLine<T>> {
+        let m = self.groups();
+        let o = self.center(0);
+        let mut target = DVector::from_element(self.dim(), T::int(0));
+        for g in 0..m {
+            target += self.rates(g, &self.accurate_classifier(g))?;
+        }
+        let target = target / T::int(m as i64);
+        let d64: Vec<(usize, f64)> = (&target - &o)
+            .iter()
+            .map(|v| v.to_f64_lossy())
+            .enumerate()
+            .filter(|(_, v)| *v != 0.0)
+            .collect();
+        let mut direction = DVector::from_element(self.dim(), T::int(0));
+        for (i, v) in &d64 {
+            direction[*i] = T::from_f64_exact(*v);
+        }
+        let reach = if d64.is_empty() {
+            Vec::new()
+        } else {
+            (0..m)
+                .map(|g| {
+                    // The group's own most accurate classifier is a column
+                    // from the start (for labelled rates the programs'
+                    // plug-in classifiers need not find it): one group
+                    // reaches its rates, c ≥ 1.
+                    let own = [self.accurate_classifier(g)];
+                    let along = self.extent_along(g, &d64, &o, &own)?;
+                    Ok((along.c, along.mixture))
+                })
+                .collect::<Result<_>>()?
+        };
+        Ok(AccurateLine {
+            origin: o,
+            direction,
+            reach,
+        })
+    }
+
+    /// The point o + t·d a fraction t of the way along the line toward
+    /// accuracy ([`FeasibleSet::accurate_line`]; t = 1 is the most
+    /// accurate classifier's rates for one group, the mean of the groups'
+    /// for several), realized in each group g by its farthest point
+    /// o + c_g·d (weight t/c_g) and the uniform classifier.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming `query_center` for t outside
+    /// [0, 1] or beyond what some group realizes (t > c_g).
+    pub fn centre_toward_accurate(&self, line: &AccurateLine<T>, t: T) -> Result<QueryCentre<T>> {
+        if !(t >= T::int(0) && t <= T::int(1)) {
+            return Err(Error::invalid("query_center", "t must be in [0, 1]"));
+        }
+        if t == T::int(0) || line.reach.is_empty() {
+            return Ok(self.uniform_centre());
+        }
+        let mut realisations = Vec::with_capacity(self.groups());
+        for (g, (c, mixture)) in line.reach.iter().enumerate() {
+            if t > *c {
+                return Err(Error::invalid(
+                    "query_center",
+                    format!(
+                        "group {} realizes the line toward accuracy only to t = {:.3}",
+                        g + 1,
+                        c.to_f64_lossy()
+                    ),
+                ));
+            }
+            let w = t.clone() / c.clone();
+            realisations.push(Realisation {
+                mixture: mixture
+                    .iter()
+                    .map(|(v, h)| (w.clone() * v.clone(), h.clone()))
+                    .collect(),
+                uniform: T::int(1) - w,
+            });
+        }
+        Ok(QueryCentre {
+            point: &line.origin + &line.direction * t.clone(),
+            realisations,
+            t,
+        })
+    }
+
+    /// The query sphere toward the data's most accurate classifier: about
+    /// the centre o + t·d of [`FeasibleSet::centre_toward_accurate`] with
+    /// the largest t in {9/10, 8/10, …, 1/10} that every group realizes,
+    /// whose sphere fits, holds its certificate and keeps at least half the
+    /// radius ρ₀ of the sphere about o (the classifiers asked about are
+    /// then nearer what the data can do well, at most halving how far
+    /// apart two questions' options can be); the sphere about o when none
+    /// does. Issue #30: a person shown the uniform classifier's neighbours
+    /// judges classifiers that misclassify most cases.
+    ///
+    /// # Errors
+    /// As [`FeasibleSet::find_sphere`] for the sphere about o.
+    pub fn find_sphere_toward_accurate(&self, samples: usize, seed: u64) -> Result<FoundSphere<T>> {
+        let uniform = self.find_sphere(samples, seed)?;
+        // A line whose programs fail leaves the sphere about o.
+        let Ok(line) = self.accurate_line() else {
+            return Ok(uniform);
+        };
+        let half = uniform.radius.clone() / T::int(2);
+        for tenths in (1..10).rev() {
+            // A centre some group cannot realize, that leaves no room or
+            // whose programs fail is passed over: a smaller t is nearer o.
+            let Ok(centre) = self.centre_toward_accurate(&line, T::ratio(tenths, 10)) else {
+                continue;
+            };
+            let Ok(found) = self.find_sphere_about(&centre, samples, seed) else {
+                continue;
+            };
+            if found.certificate.holds && found.radius >= half {
+                return Ok(found);
+            }
+        }
+        Ok(uniform)
+    }
+
+    /// Finds S_ρ about o (P27): both extents of every axis in every group,
+    /// their minima, the cross-polytope radius ρ, and a certificate on
+    /// `samples` random points of S_ρ plus its 2q axis points (see
     /// [`FoundSphere::certify`]).
     ///
     /// # Errors
     /// As [`FeasibleSet::extent`]; [`Error::InvalidArgument`] when an extent
     /// is 0 (o is on the boundary of a group's set, so no ball fits).
     pub fn find_sphere(&self, samples: usize, seed: u64) -> Result<FoundSphere<T>> {
+        self.find_sphere_about(&self.uniform_centre(), samples, seed)
+    }
+
+    /// As [`FeasibleSet::find_sphere`], about another `centre` (a point
+    /// every group realizes, with its realisations): the extents about it,
+    /// and points of the sphere realized by mixing the extents' classifiers
+    /// with the centre's.
+    ///
+    /// # Errors
+    /// As [`FeasibleSet::find_sphere`]; [`Error::InvalidArgument`] for a
+    /// centre of the wrong dimension or without one realisation per group.
+    pub fn find_sphere_about(
+        &self,
+        centre: &QueryCentre<T>,
+        samples: usize,
+        seed: u64,
+    ) -> Result<FoundSphere<T>> {
         let q = self.dim();
         let m = self.groups();
+        if centre.point.len() != q || centre.realisations.len() != m {
+            return Err(Error::invalid(
+                "query_center",
+                format!(
+                    "a centre of {} coordinates and {} realisations for q = {q} and {m} groups",
+                    centre.point.len(),
+                    centre.realisations.len()
+                ),
+            ));
+        }
+        let known: Vec<Vec<Vec<usize>>> = centre
+            .realisations
+            .iter()
+            .map(|r| r.mixture.iter().map(|(_, h)| h.clone()).collect())
+            .collect();
         // 2·q·m linear programs, independent of each other: in parallel
         // with the `rayon` feature (collected in order: the same bits).
         let total = 2 * q * m;
@@ -609,7 +863,7 @@ impl<T: Scalar> FeasibleSet<T> {
             .into_par_iter()
             .map(|n| {
                 let (g, axis, positive) = (n / (2 * q), (n / 2) % q, n % 2 == 0);
-                let extent = self.extent(g, axis, positive);
+                let extent = self.extent_about(g, axis, positive, &centre.point, &known[g]);
                 progress.tick();
                 extent
             })
@@ -633,7 +887,7 @@ impl<T: Scalar> FeasibleSet<T> {
             .map(|(p, n)| p.clone().min(n.clone()))
             .collect();
         if let Some(axis) = c.iter().position(|v| *v <= T::int(0)) {
-            return Err(self.no_room(axis, |g, positive| find(g, axis, positive)));
+            return Err(self.no_room(axis, centre, |g, positive| find(g, axis, positive)));
         }
         if progress.start.elapsed() >= progress.every {
             log::info!(
@@ -648,9 +902,9 @@ impl<T: Scalar> FeasibleSet<T> {
         let radius = T::int(1) / inverse_squares.sqrt();
         let least = c.iter().cloned().fold(c[0].clone(), |a, b| a.min(b));
         let guarantee = least.clone() / T::int(q as i64).sqrt();
-        let sphere = Sphere::new(self.center(0), radius.clone())?;
+        let sphere = Sphere::new(centre.point.clone(), radius.clone())?;
         let s_tilde_upper = (self.normalization == Normalization::Rates)
-            .then(|| self.inradius_upper(q * 64, seed))
+            .then(|| self.inradius_upper(q * 64, seed, &centre.point))
             .flatten();
         let mut found = FoundSphere {
             sphere,
@@ -662,15 +916,17 @@ impl<T: Scalar> FeasibleSet<T> {
             min_extent: least,
             s_tilde_upper,
             certificate: Certificate::default(),
+            centre: centre.clone(),
         };
         found.certificate = found.certify(self, samples, seed)?;
         Ok(found)
     }
 
-    /// An upper bound on s̃ (the largest ball about o in every group's set):
-    /// the least σ_g(u) − ⟨u, o⟩ over the axes and `directions` random unit
-    /// directions u (exact support functions for expected rates).
-    fn inradius_upper(&self, directions: usize, seed: u64) -> Option<f64> {
+    /// An upper bound on s̃ (the largest ball about the centre in every
+    /// group's set): the least σ_g(u) − ⟨u, centre⟩ over the axes and
+    /// `directions` random unit directions u (exact support functions for
+    /// expected rates).
+    fn inradius_upper(&self, directions: usize, seed: u64, centre: &DVector<T>) -> Option<f64> {
         let q = self.dim();
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
         let mut best = f64::INFINITY;
@@ -684,8 +940,8 @@ impl<T: Scalar> FeasibleSet<T> {
         for _ in 0..directions {
             dirs.push(random_unit(q, &mut rng));
         }
+        let o: Vec<f64> = centre.iter().map(|v| v.to_f64_lossy()).collect();
         for g in 0..self.groups() {
-            let o: Vec<f64> = self.center(g).iter().map(|v| v.to_f64_lossy()).collect();
             for u in &dirs {
                 let (sigma, _) = self.support(g, u);
                 best = best.min(sigma - dot(u, &o));
@@ -723,12 +979,12 @@ fn lp_error(what: &str, e: impl std::fmt::Display) -> Error {
 }
 
 /// The restricted dual of OP1: min μ − ⟨ℓ, o⟩ s.t. μ − ⟨ℓ, R_v⟩ ≥ 0,
-/// sign·ℓ_axis = 1. Returns (ℓ, μ, value).
+/// ⟨ℓ, d⟩ = 1 (d = sign·e_axis for an extent; `d` lists its non-zero
+/// entries). Returns (ℓ, μ, value).
 fn restricted_dual(
     vertices: &[Vec<f64>],
     o: &[f64],
-    axis: usize,
-    sign: f64,
+    d: &[(usize, f64)],
 ) -> Result<(Vec<f64>, f64, f64)> {
     use microlp::{ComparisonOp, OptimizationDirection, Problem};
     let q = o.len();
@@ -744,7 +1000,8 @@ fn restricted_dual(
         expr.push((mu, 1.0));
         p.add_constraint(&expr[..], ComparisonOp::Ge, 0.0);
     }
-    p.add_constraint(&[(ell[axis], sign)][..], ComparisonOp::Eq, 1.0);
+    let direction: Vec<(microlp::Variable, f64)> = d.iter().map(|(i, v)| (ell[*i], *v)).collect();
+    p.add_constraint(&direction[..], ComparisonOp::Eq, 1.0);
     let solution = p
         .solve()
         .map_err(|e| lp_error("dual", e))?
@@ -754,13 +1011,12 @@ fn restricted_dual(
     Ok((l, solution.var_value(mu), solution.objective()))
 }
 
-/// The restricted primal of OP1: max c s.t. Σ λ_v R_v − c·sign·e_axis = o,
-/// Σ λ_v = 1, λ ≥ 0. Returns (λ, c).
+/// The restricted primal of OP1: max c s.t. Σ λ_v R_v − c·d = o,
+/// Σ λ_v = 1, λ ≥ 0 (`d` as for [`restricted_dual`]). Returns (λ, c).
 fn restricted_primal(
     vertices: &[Vec<f64>],
     o: &[f64],
-    axis: usize,
-    sign: f64,
+    d: &[(usize, f64)],
 ) -> Result<(Vec<f64>, f64)> {
     use microlp::{ComparisonOp, OptimizationDirection, Problem};
     let q = o.len();
@@ -776,8 +1032,8 @@ fn restricted_primal(
             .zip(vertices)
             .map(|(v, r)| (*v, r[i]))
             .collect();
-        if i == axis {
-            expr.push((c, -sign));
+        if let Some((_, v)) = d.iter().find(|(j, _)| *j == i) {
+            expr.push((c, -v));
         }
         p.add_constraint(&expr[..], ComparisonOp::Eq, o[i]);
     }
@@ -827,6 +1083,16 @@ pub struct Extent<T> {
     pub prices: Vec<f64>,
 }
 
+/// An extent along any direction (see [`Extent`]'s fields).
+struct Along<T> {
+    c: T,
+    upper_bound: f64,
+    converged: bool,
+    mixture: Vec<(T, Vec<usize>)>,
+    columns: usize,
+    prices: Vec<f64>,
+}
+
 /// The realized rates of sampled points of S_ρ against the points.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Certificate {
@@ -866,6 +1132,40 @@ pub struct FoundSphere<T: Scalar> {
     pub s_tilde_upper: Option<f64>,
     /// The check of sampled points.
     pub certificate: Certificate,
+    /// The sphere's centre and the classifiers realizing it.
+    pub centre: QueryCentre<T>,
+}
+
+/// The line from the uniform classifier's rates toward the data's most
+/// accurate classifiers' ([`FeasibleSet::accurate_line`]).
+#[derive(Debug, Clone)]
+pub struct AccurateLine<T> {
+    /// o, the uniform classifier's rates.
+    pub origin: DVector<T>,
+    /// d: the (mean) most accurate classifier's rates less o.
+    pub direction: DVector<T>,
+    /// Per group, the farthest c with o + c·d realized, and the mixture of
+    /// deterministic classifiers realizing it (empty when d = 0).
+    pub reach: Vec<(T, Mixture<T>)>,
+}
+
+/// A randomized classifier of one group: (weight, predictions on the
+/// group's rows) of the deterministic classifiers mixed.
+pub type Mixture<T> = Vec<(T, Vec<usize>)>;
+
+/// The centre of a query sphere in the feasible rates: one point every
+/// group realizes, with the randomized classifier that does so in each
+/// group ([`FeasibleSet::uniform_centre`],
+/// [`FeasibleSet::centre_toward_accurate`]).
+#[derive(Debug, Clone)]
+pub struct QueryCentre<T> {
+    /// The centre's rates.
+    pub point: DVector<T>,
+    /// Per group, the randomized classifier whose rates are `point`.
+    pub realisations: Vec<Realisation<T>>,
+    /// The fraction of the way from the uniform classifier's rates to the
+    /// most accurate classifier's (0 for the uniform classifier).
+    pub t: T,
 }
 
 /// A randomized classifier realizing a point for one group: deterministic
@@ -886,7 +1186,8 @@ impl<T: Scalar> FoundSphere<T> {
     }
 
     /// The randomized classifier of group g whose rates are `point`
-    /// (a point of the ball: ‖point − o‖ ≤ ρ), by P27's mixture.
+    /// (a point of the ball: ‖point − c‖ ≤ ρ about the centre c), by
+    /// P27's mixture (the rest of the weight on the centre's classifier).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for a point of the wrong dimension or
@@ -920,7 +1221,7 @@ impl<T: Scalar> FoundSphere<T> {
             let cj = self.c_plus[axis].clone().min(self.c_minus[axis].clone());
             let w = xj.abs() / cj.clone();
             // o + sign·cⱼeⱼ for group g: group g's extent point (at
-            // c_{g,j} ≥ cⱼ) with weight cⱼ/c_{g,j}, uniform otherwise.
+            // c_{g,j} ≥ cⱼ) with weight cⱼ/c_{g,j}, the centre's classifier otherwise.
             let e = self.extent(g, axis, positive);
             let share = cj / e.c.clone();
             for (v, h) in &e.mixture {
@@ -928,8 +1229,14 @@ impl<T: Scalar> FoundSphere<T> {
             }
         }
         let in_mixture = mixture.iter().fold(T::int(0), |s, (w, _)| s + w.clone());
+        // The rest is the centre's classifier (for o, the uniform one).
+        let rest = T::int(1) - in_mixture;
+        let own = &self.centre.realisations[g];
+        for (w, h) in &own.mixture {
+            mixture.push((rest.clone() * w.clone(), h.clone()));
+        }
         Ok(Realisation {
-            uniform: T::int(1) - in_mixture,
+            uniform: rest * own.uniform.clone(),
             mixture,
         })
     }

@@ -441,14 +441,46 @@ impl<T: Scalar> Groups<T> {
         s
     }
 
-    /// The common sphere S_ρ about o.
+    /// The common sphere S_ρ about o (or the centre of
+    /// [`Groups::with_centre`]).
     pub fn sphere(&self) -> &Sphere<T> {
         &self.sphere
     }
 
-    /// The centre o = (1/k)·1.
+    /// The centre o = (1/k)·1 (or the centre of [`Groups::with_centre`]).
     pub fn centre(&self) -> &DVector<T> {
         self.sphere.center()
+    }
+
+    /// The same groups with the common sphere (same radius) moved to
+    /// `centre`, a point every group realizes (issue #30: a sphere found in
+    /// data toward its most accurate classifiers,
+    /// [`crate::geometry::feasible::FeasibleSet::find_sphere_toward_accurate`]).
+    /// For the Bayesian engine, whose questions are pairs about any common
+    /// centre; 001's search assumes o (trivial classifiers at the corners,
+    /// S⁺ ≥ o) and is given the groups about o.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming `population` for a centre of the
+    /// wrong length (not general rates) or a sphere leaving [0, 1]^q.
+    pub fn with_centre(mut self, centre: DVector<T>) -> Result<Self> {
+        let q = self.dim();
+        let inside = centre.iter().all(|c| {
+            c.clone() - self.radius().clone() >= T::int(0)
+                && c.clone() + self.radius().clone() <= T::int(1)
+        });
+        if self.rates != Rates::General || centre.len() != q || !inside {
+            return Err(Error::invalid(
+                "population",
+                format!(
+                    "a common query centre of {} general rates inside [0, 1] at radius {}",
+                    q,
+                    self.radius().to_f64_lossy()
+                ),
+            ));
+        }
+        self.sphere = Sphere::new(centre, self.radius().clone())?;
+        Ok(self)
     }
 
     /// The radius ρ.

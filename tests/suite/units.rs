@@ -501,6 +501,95 @@ mod feasible {
     }
 }
 
+mod query_centre {
+    use metric_elicitation::geometry::feasible::{FeasibleSet, Normalization};
+    use rand::{Rng, SeedableRng};
+
+    /// Three classes whose scores mostly point at the label: a sample
+    /// with a good classifier (issue #30's "plausible classifiers"), in
+    /// `m` groups (rows dealt in turn).
+    fn sample(n: usize, m: usize, normalization: Normalization) -> FeasibleSet<f64> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let (mut scores, mut mass) = (Vec::new(), Vec::new());
+        for _ in 0..n {
+            let label = rng.random_range(0..3usize);
+            let mut s: Vec<f64> = (0..3).map(|_| rng.random::<f64>()).collect();
+            s[label] += 1.2 * rng.random::<f64>();
+            let total: f64 = s.iter().sum();
+            scores.extend(s.iter().map(|v| v / total));
+            mass.extend((0..3).map(|c| f64::from(u8::from(c == label))));
+        }
+        let groups: Vec<usize> = (0..n).map(|r| r % m).collect();
+        FeasibleSet::new(3, &scores, &mass, &groups, normalization).unwrap()
+    }
+
+    /// The sphere toward the most accurate classifier: its centre is a
+    /// fraction t > 0 of the way there, its classifiers err less than the
+    /// uniform classifier's neighbours, its radius keeps at least half the
+    /// uniform sphere's, and every sampled point of it (and its axis
+    /// points) is realized in every group by a mixture of the data's
+    /// classifiers with the centre's (the certificate). With two groups
+    /// the centre is one point both realize.
+    #[test]
+    fn the_sphere_moves_toward_the_accurate_classifier_and_is_realized() {
+        for (m, normalization) in [
+            (1, Normalization::Joint),
+            (1, Normalization::Rates),
+            (2, Normalization::Rates),
+        ] {
+            let set = sample(600, m, normalization);
+            let uniform = set.find_sphere(16, 2).unwrap();
+            let toward = set.find_sphere_toward_accurate(16, 2).unwrap();
+            let case = format!("{m} groups, {normalization:?}: t = {}", toward.centre.t);
+            assert!(toward.centre.t > 0.0, "{case}");
+            assert!(toward.radius >= uniform.radius / 2.0, "{case}");
+            assert!(toward.certificate.holds, "{case}: {:?}", toward.certificate);
+            assert_eq!(toward.certificate.groups, m, "{case}");
+            assert!(toward.certificate.min_uniform_weight >= 0.0, "{case}");
+            // Off-diagonal mass: the mistakes of the centre's classifier.
+            let mistakes = |c: &nalgebra::DVector<f64>| c.iter().sum::<f64>();
+            assert!(
+                mistakes(toward.sphere.center()) < mistakes(uniform.sphere.center()),
+                "{case}"
+            );
+            // Each group's realisation of the centre has the centre's rates.
+            for (g, r) in toward.centre.realisations.iter().enumerate() {
+                let rates = set.mixture_rates(g, &r.mixture).unwrap() + set.center(g) * r.uniform;
+                assert!((rates - toward.sphere.center()).amax() < 1e-9, "{case}");
+            }
+            // The uniform centre is the papers' sphere, unchanged.
+            assert_eq!(uniform.centre.t, 0.0);
+            assert_eq!(uniform.sphere.center(), &set.center(0));
+        }
+    }
+
+    /// A point beyond what a group realizes along the line is refused,
+    /// naming the field.
+    #[test]
+    fn a_centre_no_group_realizes_is_refused() {
+        let set = sample(300, 2, Normalization::Rates);
+        let line = set.accurate_line().unwrap();
+        let reach = line
+            .reach
+            .iter()
+            .map(|(c, _)| *c)
+            .fold(f64::INFINITY, f64::min);
+        assert!(reach > 0.0);
+        if reach < 1.0 {
+            let err = set
+                .centre_toward_accurate(&line, 1.0)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("query_center"), "{err}");
+        }
+        let err = set
+            .centre_toward_accurate(&line, 1.5)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("query_center"), "{err}");
+    }
+}
+
 mod faces_on_use {
     use metric_elicitation::population::{ExpectedMulticlass, MulticlassPopulation};
 

@@ -18,6 +18,7 @@ def from_proba(
     y: Optional[Any] = None,
     groups: Optional[Any] = None,
     confusions: str = "labelled",
+    query_center: str = "accurate",
 ) -> dict:
     """A spec ``population`` of kind ``arrays`` from class probabilities.
 
@@ -31,6 +32,10 @@ def from_proba(
     Series.
     ``confusions="expected"`` evaluates classifiers in expectation under
     ``proba`` (no labels needed) instead of counting the labels.
+    ``query_center`` places the query sphere of ``lpm`` and ``lpme`` found in
+    the rows: ``"accurate"`` (toward the rows' most accurate classifier, as
+    far as the sphere keeps half its radius) or ``"uniform"`` (at the uniform
+    random classifier, the papers' setting); see docs/spec.md.
 
     Wrong shapes, NaN, values outside [0, 1], rows not summing to 1 and
     mismatched lengths raise :class:`SpecError` naming the argument.
@@ -42,7 +47,11 @@ def from_proba(
     p = _check_proba(proba, "proba")
     if confusions not in ("labelled", "expected"):
         raise SpecError(f"confusions: 'labelled' or 'expected', got {confusions!r}", "confusions")
+    if query_center not in ("accurate", "uniform"):
+        raise SpecError(f"query_center: 'accurate' or 'uniform', got {query_center!r}", "query_center")
     pop = {"kind": "arrays", "probabilities": p.tolist(), "confusions": confusions}
+    if query_center != "accurate":
+        pop["query_center"] = query_center
     if y is None:
         if confusions == "labelled":
             raise SpecError("y: labelled confusions need the labels (or confusions='expected')", "y")
@@ -63,10 +72,11 @@ def from_estimator(
     y: Optional[Any] = None,
     groups: Optional[Any] = None,
     confusions: str = "labelled",
+    query_center: str = "accurate",
 ) -> dict:
     """As :func:`from_proba` with a fitted scikit-learn classifier's
     ``predict_proba(X)`` (its ``classes_`` must be 0..k−1)."""
     classes = getattr(estimator, "classes_", None)
     if classes is not None and list(np.asarray(classes)) != list(range(len(classes))):
         raise SpecError(f"estimator: its classes_ are {list(classes)}; encode the labels as 0..k−1", "estimator")
-    return from_proba(estimator.predict_proba(X), y, groups, confusions)
+    return from_proba(estimator.predict_proba(X), y, groups, confusions, query_center)

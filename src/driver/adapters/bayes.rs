@@ -464,6 +464,7 @@ pub struct BayesLpmeAdapter<T: Scalar> {
     algorithm: Bayes<T, families::SphereLpme<T>>,
     classes: Option<usize>,
     priors: Option<Vec<f64>>,
+    toward_accurate: Option<f64>,
 }
 
 impl<T: Scalar> Adapter<T> for BayesLpmeAdapter<T> {
@@ -488,11 +489,12 @@ impl<T: Scalar> Adapter<T> for BayesLpmeAdapter<T> {
             fields.engine_seed,
             fields.max_questions,
         )?;
-        let (sphere, classes, priors) = build::sphere_with_priors::<T>(population, "lpme")?;
+        let parts = build::sphere_with_priors::<T>(population, "lpme")?;
         Ok(BayesLpmeAdapter {
-            algorithm: Bayes::new(families::SphereLpme::new(sphere), settings),
-            classes,
-            priors: priors.map(|p| f64s(p.iter())),
+            algorithm: Bayes::new(families::SphereLpme::new(parts.sphere), settings),
+            classes: parts.classes,
+            priors: parts.priors.map(|p| f64s(p.iter())),
+            toward_accurate: parts.toward_accurate,
         })
     }
 
@@ -513,6 +515,9 @@ impl<T: Scalar> Adapter<T> for BayesLpmeAdapter<T> {
             "sphere_radius".into(),
             lossy(self.algorithm.family().sphere().radius()),
         );
+        if let Some(t) = self.toward_accurate {
+            details.insert("query_center_t".into(), serde_json::json!(t));
+        }
         let mut report = Report {
             elicited: lossy_list(a.iter()),
             elicited_exact: exact_list(a.iter()),
@@ -545,7 +550,13 @@ impl<T: Scalar> Adapter<T> for BayesLpmeAdapter<T> {
     }
 
     fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
-        sphere_panel(self.classes, self.priors.as_deref(), point, names)
+        sphere_panel(
+            self.classes,
+            self.priors.as_deref(),
+            self.toward_accurate,
+            point,
+            names,
+        )
     }
 
     fn elicited_metric(&self, est: &BayesEstimate<T, DVector<T>>) -> Option<Linear<T>> {
@@ -575,8 +586,10 @@ impl Family for BayesLpmeFamily {
 pub type BayesFpmeFields = BayesDlpmFields;
 
 /// `fpme` with `engine = "bayes"`: [`Bayes`] over [`families::Fpme`] on
-/// the spec's groups (the same τ and common query sphere the search uses,
-/// [`build::groups`]).
+/// the spec's groups (the same τ and common query sphere radius the search
+/// uses; from data the sphere is centred toward the groups' most accurate
+/// classifiers unless `query_center = "uniform"`,
+/// [`build::groups_centred`]).
 pub struct BayesFpmeAdapter<T: Scalar> {
     algorithm: Bayes<T, families::Fpme<T>>,
 }
@@ -621,7 +634,9 @@ impl<T: Scalar> Adapter<T> for BayesFpmeAdapter<T> {
             fields.engine_seed,
             fields.max_questions,
         )?;
-        let groups = build::groups(population, "fpme")?;
+        // From data, the common sphere toward the groups' most accurate
+        // classifiers (unless `query_center = "uniform"`).
+        let groups = build::groups_centred(population, "fpme")?;
         Ok(BayesFpmeAdapter {
             algorithm: Bayes::new(families::Fpme::new(groups), settings),
         })

@@ -50,6 +50,9 @@ pub struct SphereSpace<T: Scalar> {
     pub classes: Option<usize>,
     /// The class priors, when known (for showing a point to a person).
     pub priors: Option<Vec<f64>>,
+    /// For a sphere found in data, how far its centre is toward the data's
+    /// most accurate classifier ([`build::SphereParts::toward_accurate`]).
+    pub toward_accurate: Option<f64>,
 }
 
 impl<T: Scalar> SphereSpace<T> {
@@ -70,7 +73,12 @@ impl<T: Scalar> SphereSpace<T> {
         if cycles == 0 {
             return Err(Error::invalid("cycles", "must be at least 1"));
         }
-        let (sphere, classes, priors) = build::sphere_with_priors::<T>(population, name)?;
+        let build::SphereParts {
+            sphere,
+            classes,
+            priors,
+            toward_accurate,
+        } = build::sphere_with_priors::<T>(population, name)?;
         let settings = LpmeSettings {
             cycles,
             orthant: orthant(sphere.dim()),
@@ -82,6 +90,7 @@ impl<T: Scalar> SphereSpace<T> {
             lpme: Lpme::new(sphere, settings),
             classes,
             priors: priors.map(|p| f64s(p.iter())),
+            toward_accurate,
         })
     }
 
@@ -146,6 +155,9 @@ impl<T: Scalar> SphereSpace<T> {
             "sphere_radius".into(),
             json!(self.lpme.sphere().radius().to_f64_lossy()),
         );
+        if let Some(t) = self.toward_accurate {
+            report.details.insert("query_center_t".into(), json!(t));
+        }
         report
             .details
             .insert("cycles_run".into(), json!(est.cycles));
@@ -159,7 +171,13 @@ impl<T: Scalar> SphereSpace<T> {
     /// A point in the task's words: correct per class and the k × k
     /// mistakes, when the coordinates are off-diagonal confusions.
     pub fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
-        sphere_panel(self.classes, self.priors.as_deref(), point, names)
+        sphere_panel(
+            self.classes,
+            self.priors.as_deref(),
+            self.toward_accurate,
+            point,
+            names,
+        )
     }
 
     /// The costs of the k × k mistakes in words (or the weights of the
@@ -231,12 +249,26 @@ pub(crate) fn sphere_view<T: Scalar>(classes: Option<usize>, point: &DVector<T>)
 pub(crate) fn sphere_panel<T: Scalar>(
     classes: Option<usize>,
     priors: Option<&[f64]>,
+    toward_accurate: Option<f64>,
     point: &DVector<T>,
     names: &Names,
 ) -> Option<Panel> {
     let k = classes?;
     let z: Vec<f64> = f64s(point.iter());
-    Some(panels::mistakes(names, k, &z, priors))
+    let mut panel = panels::mistakes(names, k, &z, priors);
+    // What the options are, for a sphere found in data (issue #30).
+    if let Some(t) = toward_accurate {
+        panel.context.push(if t > 0.0 {
+            format!(
+                "Both classifiers can be built from the data: variations on using its most accurate classifier for {:.0} % of {} (chosen at random) and guessing at random for the rest.",
+                100.0 * t,
+                names.cases
+            )
+        } else {
+            "Both classifiers can be built from the data: variations on guessing at random.".into()
+        });
+    }
+    Some(panel)
 }
 
 /// The name of the i-th coordinate in a result's formula: `C(i,j)` for
