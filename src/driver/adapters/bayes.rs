@@ -781,15 +781,19 @@ pub struct BayesQpmeFields {
 /// spheres (whose classifiers a person cannot tell apart).
 pub struct BayesQpmeAdapter<T: Scalar> {
     algorithm: Bayes<T, families::Qpme<T>>,
-    sphere: Sphere<T>,
     rates: Rates,
 }
 
 impl<T: Scalar> BayesQpmeAdapter<T> {
     /// (a, B) of an estimate (the determined metric, else the normalized
     /// posterior mean read as one).
+    /// The query sphere (the family's).
+    fn sphere(&self) -> &Sphere<T> {
+        self.algorithm.family().sphere()
+    }
+
     fn parts(&self, est: &BayesEstimate<T, QuadraticMetric<T>>) -> (DVector<T>, DMatrix<T>) {
-        let q = self.sphere.dim();
+        let q = self.sphere().dim();
         est.metric
             .clone()
             .or_else(|| self.algorithm.family().metric(est.theta.as_slice()).ok())
@@ -821,8 +825,7 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
         let rates = fields.rates.unwrap_or(Rates::Diagonal);
         view::rate_labels(sphere.dim(), rates)?;
         Ok(BayesQpmeAdapter {
-            algorithm: Bayes::new(families::Qpme::new(sphere.clone()), settings),
-            sphere,
+            algorithm: Bayes::new(families::Qpme::new(sphere), settings),
             rates,
         })
     }
@@ -832,7 +835,7 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
     }
 
     fn truth(&self, metric: &Value) -> Result<QuadraticMetric<T>> {
-        quadratic_truth(metric, self.sphere.dim())
+        quadratic_truth(metric, self.sphere().dim())
     }
 
     fn report(
@@ -842,7 +845,7 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
     ) -> Report {
         let (a, b) = self.parts(est);
         let (mut details, warnings) = bayes_details(est);
-        details.insert("sphere_radius".into(), lossy(self.sphere.radius()));
+        details.insert("sphere_radius".into(), lossy(self.sphere().radius()));
         Report {
             warnings,
             details,
@@ -855,7 +858,7 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
     }
 
     fn shape(&self) -> Shape {
-        rates_shape(self.sphere.dim(), self.rates)
+        rates_shape(self.sphere().dim(), self.rates)
     }
 
     fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
@@ -879,7 +882,7 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
     ) -> Option<Summary> {
         let (a, b) = self.parts(est);
         Some(Summary {
-            sentence: quadratic_sentence(names, self.rates, &a, &b, self.sphere.center()),
+            sentence: quadratic_sentence(names, self.rates, &a, &b, self.sphere().center()),
             undetermined: bayes_open(est, self.algorithm.settings().eps()),
             picture: None,
         })

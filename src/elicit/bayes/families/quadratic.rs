@@ -224,6 +224,11 @@ impl<T: Scalar> Qpme<T> {
             ball: Ball { sphere },
         }
     }
+
+    /// The query sphere whose ball the questions are drawn from.
+    pub fn sphere(&self) -> &Sphere<T> {
+        &self.ball.sphere
+    }
 }
 
 impl<T: Scalar> Family<T> for Qpme<T> {
