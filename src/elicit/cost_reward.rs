@@ -90,11 +90,16 @@ impl<'a, T: Scalar, P: MulticlassPopulation<T> + ?Sized> CostRewardSpace<'a, T, 
                 ));
             }
         }
-        Ok(CostRewardSpace {
+        Ok(Self::checked(population, attributes))
+    }
+
+    /// The spaces of attributes already checked by [`CostRewardSpace::new`].
+    pub(crate) fn checked(population: &'a P, attributes: &'a [Attribute<T>]) -> Self {
+        CostRewardSpace {
             population,
             attributes,
             priors: population.priors(),
-        })
+        }
     }
 
     /// The frontier of attribute j against class r.

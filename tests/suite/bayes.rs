@@ -117,7 +117,7 @@ fn every_family_is_linear_in_its_parameters() {
         Attribute::reward("speed", 5.0).unwrap(),
         Attribute::cost("cost", 0.3).unwrap(),
     ];
-    features_match(&CostReward::new(&pop, &attributes).unwrap(), |m, s| {
+    features_match(&CostReward::new(pop, attributes).unwrap(), |m, s| {
         m.value(s)
     });
 }

@@ -209,30 +209,47 @@ fn rng_index(rng: &mut ChaCha8Rng, n: usize) -> usize {
 /// use nalgebra::dvector;
 /// let pop = PairBlocks::new(2, 5.0).unwrap();
 /// let attributes = vec![Attribute::reward("speed", 5.0).unwrap(), Attribute::cost("cost", 0.3).unwrap()];
-/// let family = CostReward::new(&pop, &attributes).unwrap();
+/// let family = CostReward::new(pop, attributes).unwrap();
 /// let truth = CostRewardMetric::new(dvector![0.4, 0.2], dvector![0.1, 0.3]).unwrap();
 /// let mut person = Simulated::new(truth.clone());
 /// let settings = BayesSettings::builder(Tolerance::new(0.05).unwrap()).answers(AnswerModel::Mistakes { p: 0.0 }).build().unwrap();
 /// let est = elicit(&family, &mut person, &settings).unwrap();
 /// assert!((est.metric.unwrap().weights() - truth.weights()).amax() <= 0.05);
 /// ```
-pub struct CostReward<'a, T: Scalar, P: ?Sized> {
-    space: CostRewardSpace<'a, T, P>,
+pub struct CostReward<T: Scalar, P> {
+    population: P,
+    attributes: Vec<Attribute<T>>,
     classes: usize,
-    attributes: &'a [Attribute<T>],
 }
 
-impl<'a, T: Scalar, P: MulticlassPopulation<T> + ?Sized> CostReward<'a, T, P> {
+impl<T: Scalar, P: MulticlassPopulation<T>> CostReward<T, P> {
     /// The query spaces of `population` and `attributes`.
     ///
     /// # Errors
     /// As [`CostRewardSpace::new`].
-    pub fn new(population: &'a P, attributes: &'a [Attribute<T>]) -> Result<Self> {
+    pub fn new(population: P, attributes: Vec<Attribute<T>>) -> Result<Self> {
+        CostRewardSpace::new(&population, &attributes)?;
         Ok(CostReward {
-            space: CostRewardSpace::new(population, attributes)?,
             classes: population.classes(),
+            population,
             attributes,
         })
+    }
+
+    /// The population.
+    pub fn population(&self) -> &P {
+        &self.population
+    }
+
+    /// The attributes.
+    pub fn attributes(&self) -> &[Attribute<T>] {
+        &self.attributes
+    }
+
+    /// The query spaces (faces and frontiers, 004 Alg. 1), checked at
+    /// construction.
+    pub fn space(&self) -> CostRewardSpace<'_, T, P> {
+        CostRewardSpace::checked(&self.population, &self.attributes)
     }
 
     fn spaces(&self) -> Vec<(usize, usize)> {
@@ -248,7 +265,7 @@ impl<'a, T: Scalar, P: MulticlassPopulation<T> + ?Sized> CostReward<'a, T, P> {
     }
 }
 
-impl<T: Scalar, P: MulticlassPopulation<T> + Sync + ?Sized> Family<T> for CostReward<'_, T, P> {
+impl<T: Scalar, P: MulticlassPopulation<T> + Sync> Family<T> for CostReward<T, P> {
     type Point = Statistics<T>;
     type Metric = CostRewardMetric<T>;
 
@@ -307,8 +324,9 @@ impl<T: Scalar, P: MulticlassPopulation<T> + Sync + ?Sized> Family<T> for CostRe
         _rng: &mut ChaCha8Rng,
     ) -> Vec<(Statistics<T>, Statistics<T>)> {
         let mut out = Vec::new();
+        let space = self.space();
         for (r, i) in self.spaces() {
-            let point = |m: &T| self.space.statistics(r, i, m).ok();
+            let point = |m: &T| space.statistics(r, i, m).ok();
             chords(view, point, &mut out);
         }
         out
@@ -317,8 +335,9 @@ impl<T: Scalar, P: MulticlassPopulation<T> + Sync + ?Sized> Family<T> for CostRe
     fn random_pair(&self, rng: &mut ChaCha8Rng) -> Option<(Statistics<T>, Statistics<T>)> {
         let spaces = self.spaces();
         let (r, i) = spaces[rng_index(rng, spaces.len())];
-        let a = self.space.statistics(r, i, &uniform::<T, _>(rng)).ok()?;
-        let b = self.space.statistics(r, i, &uniform::<T, _>(rng)).ok()?;
+        let space = self.space();
+        let a = space.statistics(r, i, &uniform::<T, _>(rng)).ok()?;
+        let b = space.statistics(r, i, &uniform::<T, _>(rng)).ok()?;
         Some((a, b))
     }
 
