@@ -43,17 +43,225 @@ pub struct CostRewardAdapter<T: Scalar>(CostReward<T>, Vec<Option<String>>);
 
 /// A weight vector as the spec's table: `accuracy` and one entry per
 /// attribute name.
-fn table<T: Scalar>(alg: &CostReward<T>, w: &DVector<T>, f: impl Fn(&T) -> Value) -> Value {
-    let k = alg.population().classes();
+pub(crate) fn table<T: Scalar>(
+    k: usize,
+    attributes: &[Attribute<T>],
+    w: &DVector<T>,
+    f: impl Fn(&T) -> Value,
+) -> Value {
     let mut out = Map::new();
     out.insert(
         "accuracy".into(),
         Value::Array(w.rows(0, k).iter().map(&f).collect()),
     );
-    for (j, a) in alg.attributes().iter().enumerate() {
+    for (j, a) in attributes.iter().enumerate() {
         out.insert(a.name.clone(), f(&w[k + j]));
     }
     Value::Object(out)
+}
+
+/// The simulated oracle's `metric` table (`accuracy` = k weights and one
+/// weight ≥ 0 per attribute name) as a metric.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `oracle.metric…`; [`Error::Assumption`]
+/// for a negative attribute weight.
+pub(crate) fn cost_reward_truth<T: Scalar>(
+    metric: &Value,
+    k: usize,
+    attributes: &[Attribute<T>],
+) -> Result<CostRewardMetric<T>> {
+    let table = metric.as_object().ok_or_else(|| {
+        Error::invalid(
+            "oracle.metric",
+            "expected a table: accuracy = [k weights] and one weight per attribute name",
+        )
+    })?;
+    if let Some(key) = table
+        .keys()
+        .find(|key| *key != "accuracy" && !attributes.iter().any(|a| &a.name == *key))
+    {
+        return Err(Error::invalid(
+            format!("oracle.metric.{key}"),
+            "not \"accuracy\" nor the name of an attribute",
+        ));
+    }
+    let accuracy = table.get("accuracy").ok_or_else(|| {
+        Error::invalid("oracle.metric.accuracy", format!("missing ({k} weights)"))
+    })?;
+    let accuracy = num_list_of::<T>(accuracy, "oracle.metric.accuracy", k)?;
+    let weights = attributes
+        .iter()
+        .map(|a| {
+            let field = format!("oracle.metric.{}", a.name);
+            let v = table
+                .get(&a.name)
+                .ok_or_else(|| Error::invalid(&field, "missing (one weight per attribute)"))?;
+            num::<T>(v, &field)
+        })
+        .collect::<Result<Vec<T>>>()?;
+    if let Some(j) = weights.iter().position(|w| *w < T::int(0)) {
+        return Err(Error::Assumption {
+            assumption: crate::metric::cost_reward::ASSUMPTION.into(),
+            detail: format!(
+                "oracle.metric.{} = {} is negative (a >= 0)",
+                attributes[j].name, weights[j]
+            ),
+        });
+    }
+    CostRewardMetric::new(DVector::from_vec(accuracy), DVector::from_vec(weights))
+}
+
+/// The weights in a formula: `0.4·d1 + … + 0.1·NAME`.
+pub(crate) fn cost_reward_words<T: Scalar>(
+    a: &DVector<T>,
+    k: usize,
+    attributes: &[Attribute<T>],
+) -> String {
+    let names: Vec<String> = (0..k)
+        .map(|i| format!("d{}", i + 1))
+        .chain(attributes.iter().map(|a| a.name.clone()))
+        .collect();
+    a.iter()
+        .zip(&names)
+        .map(|(w, n)| format!("{:.4}·{n}", w.to_f64_lossy()))
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// A point (per-class accuracy and attribute values) for the terminal.
+pub(crate) fn cost_reward_view<T: Scalar>(
+    priors: &[T],
+    attributes: &[Attribute<T>],
+    point: &Statistics<T>,
+) -> View {
+    // Per-class accuracy dᵢ/ζᵢ = P(h = i | Y = i), with dᵢ = P(Y = i,
+    // h = i) (what the metric weighs) beside it.
+    let mut rows: Vec<String> = point
+        .d
+        .iter()
+        .zip(priors)
+        .enumerate()
+        .map(|(i, (d, prior))| {
+            let (d, prior) = (d.to_f64_lossy(), prior.to_f64_lossy());
+            let accuracy = if prior > 0.0 {
+                format!("{:.2} %", 100.0 * d / prior)
+            } else {
+                "-".to_string()
+            };
+            format!(
+                "class {} accuracy: {accuracy} (correct on {:.2} % of all cases)",
+                i + 1,
+                100.0 * d
+            )
+        })
+        .collect();
+    for (a, v) in attributes.iter().zip(point.attributes.iter()) {
+        rows.push(format!(
+            "{} ({} in [{}, {}]): {:.4}",
+            a.name,
+            a.kind.name(),
+            a.lower.to_f64_lossy(),
+            a.upper.to_f64_lossy(),
+            v.to_f64_lossy()
+        ));
+    }
+    View {
+        title: "per-class accuracy and attributes (larger accuracy and reward, smaller cost magnitude, are better)".into(),
+        rows,
+    }
+}
+
+/// A point in the task's words: per-class counts and the attributes with
+/// their names and units.
+pub(crate) fn cost_reward_panel<T: Scalar>(
+    priors: &[T],
+    attributes: &[Attribute<T>],
+    units: &[Option<String>],
+    point: &Statistics<T>,
+    names: &Names,
+) -> Panel {
+    let d: Vec<f64> = f64s(point.d.iter());
+    let priors: Vec<f64> = f64s(priors.iter());
+    let mut panel = panels::diagonal(names, &d, Some(&priors));
+    let rows = attributes
+        .iter()
+        .zip(point.attributes.iter())
+        .zip(units)
+        .map(|((a, v), unit)| {
+            let span = a.span().to_f64_lossy().abs().max(1e-12);
+            let decimals = (2 - span.log10().floor() as i32).clamp(0, 6) as u8;
+            Row {
+                label: match unit {
+                    Some(u) => format!("{} ({u})", a.name),
+                    None => a.name.clone(),
+                },
+                value: v.to_f64_lossy(),
+                decimals,
+                of: None,
+                better: match a.kind {
+                    Kind::Cost => Better::Lower,
+                    Kind::Reward => Better::Higher,
+                },
+            }
+        })
+        .collect();
+    panel.sections.push(Section {
+        title: "Other qualities".into(),
+        rows,
+        matrix: None,
+    });
+    panel
+}
+
+/// The metric in a sentence: the class whose correct cases matter most,
+/// and what one unit of each attribute is worth in its correct cases.
+pub(crate) fn cost_reward_sentence<T: Scalar>(
+    accuracy: &[f64],
+    weights: &[f64],
+    attributes: &[Attribute<T>],
+    units: &[Option<String>],
+    names: &Names,
+) -> String {
+    let a = accuracy;
+    let top = (0..a.len())
+        .max_by(|i, j| {
+            a[*i]
+                .partial_cmp(&a[*j])
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .unwrap_or(0);
+    let per = f64::from(names.per);
+    let mut parts = vec![format!(
+        "Getting a {} case right matters most among the classes",
+        names.class(top)
+    )];
+    for ((attr, w), unit) in attributes.iter().zip(weights).zip(units) {
+        if a.get(top).is_none_or(|v| *v <= 0.0) {
+            continue;
+        }
+        // One more correct case of `per` adds a/per; one unit of the
+        // attribute adds w.
+        let cases = w / (a[top] / per);
+        let unit = unit.clone().unwrap_or_else(|| "unit".into());
+        parts.push(match attr.kind {
+            Kind::Cost => format!(
+                "cutting {} by one {unit} is worth {:.2} more correct {} cases of {}",
+                attr.name,
+                cases,
+                names.class(top),
+                names.per
+            ),
+            Kind::Reward => format!(
+                "one more {unit} of {} is worth {:.2} more correct {} cases of {}",
+                attr.name,
+                cases,
+                names.class(top),
+                names.per
+            ),
+        });
+    }
+    format!("{}.", parts.join("; "))
 }
 
 /// Reads the `reference` setting: a 1-based class number or `"auto"`.
@@ -134,49 +342,7 @@ impl<T: Scalar> Adapter<T> for CostRewardAdapter<T> {
     }
 
     fn truth(&self, metric: &Value) -> Result<CostRewardMetric<T>> {
-        let table = metric.as_object().ok_or_else(|| {
-            Error::invalid(
-                "oracle.metric",
-                "expected a table: accuracy = [k weights] and one weight per attribute name",
-            )
-        })?;
-        if let Some(key) = table
-            .keys()
-            .find(|key| *key != "accuracy" && !self.0.attributes().iter().any(|a| &a.name == *key))
-        {
-            return Err(Error::invalid(
-                format!("oracle.metric.{key}"),
-                "not \"accuracy\" nor the name of an attribute",
-            ));
-        }
-        let k = self.0.population().classes();
-        let accuracy = table.get("accuracy").ok_or_else(|| {
-            Error::invalid("oracle.metric.accuracy", format!("missing ({k} weights)"))
-        })?;
-        let accuracy = num_list_of::<T>(accuracy, "oracle.metric.accuracy", k)?;
-        let weights = self
-            .0
-            .attributes()
-            .iter()
-            .map(|a| {
-                let field = format!("oracle.metric.{}", a.name);
-                let v = table
-                    .get(&a.name)
-                    .ok_or_else(|| Error::invalid(&field, "missing (one weight per attribute)"))?;
-                num::<T>(v, &field)
-            })
-            .collect::<Result<Vec<T>>>()?;
-        if let Some(j) = weights.iter().position(|w| *w < T::int(0)) {
-            return Err(Error::Assumption {
-                assumption: crate::metric::cost_reward::ASSUMPTION.into(),
-                detail: format!(
-                    "oracle.metric.{} = {} is negative (a >= 0)",
-                    self.0.attributes()[j].name,
-                    weights[j]
-                ),
-            });
-        }
-        CostRewardMetric::new(DVector::from_vec(accuracy), DVector::from_vec(weights))
+        cost_reward_truth(metric, self.0.population().classes(), self.0.attributes())
     }
 
     /// The squared distance from the optimum of the point's own space
@@ -204,17 +370,9 @@ impl<T: Scalar> Adapter<T> for CostRewardAdapter<T> {
     ) -> Report {
         let a = estimate.weights();
         let k = self.0.population().classes();
+        let attributes = self.0.attributes();
         let readable = |v: &T| json!(v.to_f64_lossy());
-        let names: Vec<String> = (0..k)
-            .map(|i| format!("d{}", i + 1))
-            .chain(self.0.attributes().iter().map(|a| a.name.clone()))
-            .collect();
-        let words = a
-            .iter()
-            .zip(&names)
-            .map(|(w, n)| format!("{:.4}·{n}", w.to_f64_lossy()))
-            .collect::<Vec<_>>()
-            .join(" + ");
+        let words = cost_reward_words(a, k, attributes);
         let bounds = &estimate.ratios.bounds;
         let mut consistent = Map::new();
         consistent.insert(
@@ -263,55 +421,21 @@ impl<T: Scalar> Adapter<T> for CostRewardAdapter<T> {
                 .collect::<Vec<_>>()),
         );
         Report {
-            elicited: table(&self.0, a, readable),
-            elicited_exact: table(&self.0, a, |v| json!(v.encode())),
+            elicited: table(k, attributes, a, readable),
+            elicited_exact: table(k, attributes, a, |v| json!(v.encode())),
             words,
             consistent: Value::Object(consistent),
             warnings: estimate.ratios.warnings.clone(),
-            truth: truth.map(|t| table(&self.0, &t.weights(), readable)),
+            truth: truth.map(|t| table(k, attributes, &t.weights(), readable)),
             error: truth.map(|t| (t.weights() - a).amax().to_f64_lossy()),
             details,
         }
     }
 
     fn view(&self, point: &Statistics<T>) -> View {
-        // Per-class accuracy dᵢ/ζᵢ = P(h = i | Y = i), with dᵢ = P(Y = i,
-        // h = i) (what the metric weighs) beside it.
-        let priors = self.0.population().priors();
-        let mut rows: Vec<String> = point
-            .d
-            .iter()
-            .zip(&priors)
-            .enumerate()
-            .map(|(i, (d, prior))| {
-                let (d, prior) = (d.to_f64_lossy(), prior.to_f64_lossy());
-                let accuracy = if prior > 0.0 {
-                    format!("{:.2} %", 100.0 * d / prior)
-                } else {
-                    "-".to_string()
-                };
-                format!(
-                    "class {} accuracy: {accuracy} (correct on {:.2} % of all cases)",
-                    i + 1,
-                    100.0 * d
-                )
-            })
-            .collect();
-        for (a, v) in self.0.attributes().iter().zip(point.attributes.iter()) {
-            rows.push(format!(
-                "{} ({} in [{}, {}]): {:.4}",
-                a.name,
-                a.kind.name(),
-                a.lower.to_f64_lossy(),
-                a.upper.to_f64_lossy(),
-                v.to_f64_lossy()
-            ));
-        }
-        View {
-            title: "per-class accuracy and attributes (larger accuracy and reward, smaller cost magnitude, are better)".into(),
-            rows,
-        }
+        cost_reward_view(&self.0.population().priors(), self.0.attributes(), point)
     }
+
     fn shape(&self) -> Shape {
         Shape {
             classes: Some(self.0.population().classes()),
@@ -320,39 +444,13 @@ impl<T: Scalar> Adapter<T> for CostRewardAdapter<T> {
     }
 
     fn panel(&self, point: &Statistics<T>, names: &Names) -> Option<Panel> {
-        let d: Vec<f64> = f64s(point.d.iter());
-        let priors: Vec<f64> = f64s(self.0.population().priors().iter());
-        let mut panel = panels::diagonal(names, &d, Some(&priors));
-        let rows = self
-            .0
-            .attributes()
-            .iter()
-            .zip(point.attributes.iter())
-            .zip(&self.1)
-            .map(|((a, v), unit)| {
-                let span = a.span().to_f64_lossy().abs().max(1e-12);
-                let decimals = (2 - span.log10().floor() as i32).clamp(0, 6) as u8;
-                Row {
-                    label: match unit {
-                        Some(u) => format!("{} ({u})", a.name),
-                        None => a.name.clone(),
-                    },
-                    value: v.to_f64_lossy(),
-                    decimals,
-                    of: None,
-                    better: match a.kind {
-                        Kind::Cost => Better::Lower,
-                        Kind::Reward => Better::Higher,
-                    },
-                }
-            })
-            .collect();
-        panel.sections.push(Section {
-            title: "Other qualities".into(),
-            rows,
-            matrix: None,
-        });
-        Some(panel)
+        Some(cost_reward_panel(
+            &self.0.population().priors(),
+            self.0.attributes(),
+            &self.1,
+            point,
+            names,
+        ))
     }
 
     fn elicited_metric(&self, est: &CostRewardEstimate<T>) -> Option<CostRewardMetric<T>> {
@@ -361,53 +459,14 @@ impl<T: Scalar> Adapter<T> for CostRewardAdapter<T> {
     }
 
     fn summary(&self, est: &CostRewardEstimate<T>, names: &Names) -> Option<Summary> {
-        let a: Vec<f64> = f64s(est.accuracy.iter());
-        let top = (0..a.len())
-            .max_by(|i, j| {
-                a[*i]
-                    .partial_cmp(&a[*j])
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
-            .unwrap_or(0);
-        let per = f64::from(names.per);
-        let mut parts = vec![format!(
-            "Getting a {} case right matters most among the classes",
-            names.class(top)
-        )];
-        for ((attr, w), unit) in self
-            .0
-            .attributes()
-            .iter()
-            .zip(est.attributes.iter())
-            .zip(&self.1)
-        {
-            let w = w.to_f64_lossy();
-            if a[top] <= 0.0 {
-                continue;
-            }
-            // One more correct case of `per` adds a/per; one unit of the
-            // attribute adds w.
-            let cases = w / (a[top] / per);
-            let unit = unit.clone().unwrap_or_else(|| "unit".into());
-            parts.push(match attr.kind {
-                Kind::Cost => format!(
-                    "cutting {} by one {unit} is worth {:.2} more correct {} cases of {}",
-                    attr.name,
-                    cases,
-                    names.class(top),
-                    names.per
-                ),
-                Kind::Reward => format!(
-                    "one more {unit} of {} is worth {:.2} more correct {} cases of {}",
-                    attr.name,
-                    cases,
-                    names.class(top),
-                    names.per
-                ),
-            });
-        }
         Some(Summary {
-            sentence: format!("{}.", parts.join("; ")),
+            sentence: cost_reward_sentence(
+                &f64s(est.accuracy.iter()),
+                &f64s(est.attributes.iter()),
+                self.0.attributes(),
+                &self.1,
+                names,
+            ),
             undetermined: Vec::new(),
             picture: None,
         })
@@ -441,7 +500,7 @@ pub struct CostRewardRanking {
 /// `cost-reward`'s result (`{"accuracy": [k], NAME: weight, …}`) as a
 /// [`CostRewardMetric`] with its weights as given (004's normalization is
 /// not needed to rank), the attributes in the file's key order.
-fn rank_cost_reward(p: &Parameters<'_>) -> Result<RankMetric> {
+pub(crate) fn rank_cost_reward(p: &Parameters<'_>) -> Result<RankMetric> {
     let map = p.value.as_object().ok_or_else(|| {
         Error::invalid(
             p.field,
