@@ -579,6 +579,12 @@ fn dlpm_person(d: &[f64]) -> f64 {
     0.2 * d[0] + 0.5 * d[1] + 0.3 * d[2]
 }
 
+/// 004's utility over (d₁, d₂, speed, price): correct cases of each class,
+/// the speed reward and the (non-positive) price.
+fn cost_reward_person(x: &[f64]) -> f64 {
+    0.3 * x[0] + 0.2 * x[1] + 0.1 * x[2] + 0.4 * x[3]
+}
+
 fn qpme_person(r: &[f64]) -> f64 {
     0.6 * r[0] + 0.4 * r[1] - 0.5 * (r[0] * r[0] + r[1] * r[1])
 }
@@ -645,7 +651,7 @@ fn questions_per_procedure_through_the_page() {
     use metric_elicitation::driver::present;
     use metric_elicitation::driver::spec::Spec;
     use metric_elicitation::oracle::Preference;
-    let cases: [(&str, &str, Utility); 8] = [
+    let cases: [(&str, &str, Utility); 9] = [
         ("binary-lpm", "binary-lpm-ask.toml", binary_person),
         ("dlpm", "dlpm-ask.toml", dlpm_person),
         ("qpme", "qpme-ask.toml", qpme_person),
@@ -665,6 +671,11 @@ fn questions_per_procedure_through_the_page() {
             "fpme on wine, red and white (dataset)",
             "fpme-dataset-ask.toml",
             fair3_person,
+        ),
+        (
+            "cost-reward (2 classes, speed and price)",
+            "cost-reward-ask.toml",
+            cost_reward_person,
         ),
     ];
     let mut table = String::from(

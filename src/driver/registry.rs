@@ -61,6 +61,7 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<bayes::BayesLpmeFamily>(),
     entry::<bayes::BayesFpmeFamily>(),
     entry::<bayes::BayesQpmeFamily>(),
+    entry::<bayes::BayesCostRewardFamily>(),
 ];
 
 /// The procedure a spec names, with the engine it names; a spec that

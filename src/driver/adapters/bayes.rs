@@ -28,6 +28,7 @@ use crate::driver::adapters::binary::{
     binary_panel, binary_picture, binary_sentence, lpm_truth, monotonicity, rank_lpm, report_truth,
     BINARY_SHAPE,
 };
+use crate::driver::adapters::cost_reward;
 use crate::driver::adapters::fair::{
     fair_metric, fair_metric_json, fair_summary, fair_table, group_details, groups_panel,
     groups_view, rank_fpme,
@@ -42,7 +43,7 @@ use crate::driver::adapters::quadratic::{
 use crate::driver::build;
 use crate::driver::present::{Names, Panel, Shape, Summary};
 use crate::driver::rank::Rankability;
-use crate::driver::spec::{Engine, Num, PopulationSpec};
+use crate::driver::spec::{AttributeSpec, Engine, Num, PopulationSpec};
 use crate::driver::view;
 use crate::elicit::bayes::Family as _;
 use crate::elicit::bayes::{families, AnswerModel, Bayes, BayesEstimate, BayesSettings};
@@ -53,6 +54,7 @@ use crate::error::{Error, Result};
 use crate::geometry::groups::{pairs, GroupRates, Rates};
 use crate::geometry::sphere::Sphere;
 use crate::metric::binary::Lpm;
+use crate::metric::cost_reward::{CostRewardMetric, Statistics};
 use crate::metric::fair::{BoundFair, FairMetric};
 use crate::metric::quadratic::QuadraticMetric;
 use crate::metric::Linear;
@@ -94,6 +96,43 @@ impl<T: Scalar> BayesBinaryLpmAdapter<T> {
         self.algorithm.family().population().as_ref()
     }
 }
+
+/// The fields every Bayesian procedure's spec shares
+/// (`assumed_mistake_rate`, `engine_seed`, `max_questions`), and the
+/// engine's settings they give.
+pub trait EngineFields {
+    /// The three shared fields, as given.
+    fn engine_fields(&self) -> (Option<&Value>, Option<u64>, Option<usize>);
+
+    /// The engine's settings at the spec's ε.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming the field.
+    fn settings<T: Scalar>(&self, search: Search<T>) -> Result<BayesSettings<T>> {
+        let (rate, seed, budget) = self.engine_fields();
+        settings(search, rate, seed, budget)
+    }
+}
+
+macro_rules! engine_fields {
+    ($($fields:ty),*) => {
+        $(impl EngineFields for $fields {
+            fn engine_fields(&self) -> (Option<&Value>, Option<u64>, Option<usize>) {
+                (
+                    self.assumed_mistake_rate.as_ref(),
+                    self.engine_seed,
+                    self.max_questions,
+                )
+            }
+        })*
+    };
+}
+engine_fields!(
+    BayesBinaryLpmFields,
+    BayesDlpmFields,
+    BayesQpmeFields,
+    BayesCostRewardFields
+);
 
 /// The engine's settings from the fields every Bayesian procedure shares.
 ///
@@ -224,12 +263,7 @@ impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
         population: &PopulationSpec,
     ) -> Result<Self> {
         let monotonicity = monotonicity(fields.monotonicity.as_deref())?;
-        let settings = settings(
-            search,
-            fields.assumed_mistake_rate.as_ref(),
-            fields.engine_seed,
-            fields.max_questions,
-        )?;
+        let settings = fields.settings(search)?;
         let family = families::BinaryLpm::with_monotonicity(
             build::binary(population, "binary-lpm")?,
             monotonicity,
@@ -358,12 +392,7 @@ impl<T: Scalar> Adapter<T> for BayesDlpmAdapter<T> {
         search: Search<T>,
         population: &PopulationSpec,
     ) -> Result<Self> {
-        let settings = settings(
-            search,
-            fields.assumed_mistake_rate.as_ref(),
-            fields.engine_seed,
-            fields.max_questions,
-        )?;
+        let settings = fields.settings(search)?;
         let family = families::Dlpm::new(build::multiclass(population, "dlpm")?);
         Ok(BayesDlpmAdapter {
             algorithm: Bayes::new(family, settings),
@@ -483,12 +512,7 @@ impl<T: Scalar> Adapter<T> for BayesLpmeAdapter<T> {
         search: Search<T>,
         population: &PopulationSpec,
     ) -> Result<Self> {
-        let settings = settings(
-            search,
-            fields.assumed_mistake_rate.as_ref(),
-            fields.engine_seed,
-            fields.max_questions,
-        )?;
+        let settings = fields.settings(search)?;
         let parts = build::sphere_with_priors::<T>(population, "lpme")?;
         Ok(BayesLpmeAdapter {
             algorithm: Bayes::new(families::SphereLpme::new(parts.sphere), settings),
@@ -628,12 +652,7 @@ impl<T: Scalar> Adapter<T> for BayesFpmeAdapter<T> {
         search: Search<T>,
         population: &PopulationSpec,
     ) -> Result<Self> {
-        let settings = settings(
-            search,
-            fields.assumed_mistake_rate.as_ref(),
-            fields.engine_seed,
-            fields.max_questions,
-        )?;
+        let settings = fields.settings(search)?;
         // From data, the common sphere toward the groups' most accurate
         // classifiers (unless `query_center = "uniform"`).
         let groups = build::groups_centred(population, "fpme")?;
@@ -815,12 +834,7 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
         search: Search<T>,
         population: &PopulationSpec,
     ) -> Result<Self> {
-        let settings = settings(
-            search,
-            fields.assumed_mistake_rate.as_ref(),
-            fields.engine_seed,
-            fields.max_questions,
-        )?;
+        let settings = fields.settings(search)?;
         let sphere = build::sphere_population::<T>(population, "qpme")?;
         let rates = fields.rates.unwrap_or(Rates::Diagonal);
         view::rate_labels(sphere.dim(), rates)?;
@@ -897,5 +911,164 @@ impl Family for BayesQpmeFamily {
         "quadratic metric a.r + r'Br/2 over a sphere of rates (000's family) from a posterior over (a, B), asking pairs a person can tell apart, robust to a person's mistakes (issue #28)";
     type At<T: Scalar> = BayesQpmeAdapter<T>;
     const RANK: Rankability = Rankability::Reads(rank_qpme);
+    const ENGINE: Engine = Engine::Bayes;
+}
+
+/// The spec's own fields of `cost-reward` with `engine = "bayes"`: the
+/// search's attributes, and the engine's settings as dlpm's (no
+/// `reference`: the engine weighs every class and attribute at once).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BayesCostRewardFields {
+    /// The attributes, `{ name, kind = "cost" | "reward", lower, upper, unit }`.
+    pub attributes: Vec<AttributeSpec>,
+    /// As binary-lpm's ([`BayesBinaryLpmFields::assumed_mistake_rate`]).
+    pub assumed_mistake_rate: Option<Value>,
+    /// The engine's seed (default 0).
+    pub engine_seed: Option<u64>,
+    /// The most questions the engine asks (default 400).
+    pub max_questions: Option<usize>,
+}
+
+/// `cost-reward` with `engine = "bayes"`: [`Bayes`] over
+/// [`families::CostReward`] (004 §2's metric ⟨aᵈ, d⟩ + Σⱼ aⱼ·sⱼ with
+/// every weight ≥ 0, ℓ1-normalized) on the spec's k-class population and
+/// attributes; its questions are pairs of the search's query spaces (004
+/// Alg. 1: the faces and the attribute frontiers), chosen to split the
+/// posterior.
+pub struct BayesCostRewardAdapter<T: Scalar> {
+    algorithm: Bayes<T, families::CostReward<T, MulticlassPop<T>>>,
+    units: Vec<Option<String>>,
+}
+
+impl<T: Scalar> BayesCostRewardAdapter<T> {
+    fn family(&self) -> &families::CostReward<T, MulticlassPop<T>> {
+        self.algorithm.family()
+    }
+
+    fn classes(&self) -> usize {
+        self.family().population().classes()
+    }
+}
+
+impl<T: Scalar> Adapter<T> for BayesCostRewardAdapter<T> {
+    type Fields = BayesCostRewardFields;
+    type Algorithm = Bayes<T, families::CostReward<T, MulticlassPop<T>>>;
+    type Truth = CostRewardMetric<T>;
+    const ERROR: &'static str = "max |a - a^|";
+
+    fn new(
+        fields: BayesCostRewardFields,
+        search: Search<T>,
+        population: &PopulationSpec,
+    ) -> Result<Self> {
+        let settings = fields.settings(search)?;
+        let attributes = cost_reward::attributes::<T>(&fields.attributes)?;
+        let population = build::multiclass::<T>(population, "cost-reward")?;
+        let family = families::CostReward::new(population, attributes)?;
+        Ok(BayesCostRewardAdapter {
+            algorithm: Bayes::new(family, settings),
+            units: fields.attributes.iter().map(|a| a.unit.clone()).collect(),
+        })
+    }
+
+    fn algorithm(&self) -> &Self::Algorithm {
+        &self.algorithm
+    }
+
+    fn population_warnings(&self) -> Vec<Warning> {
+        self.family().population().warnings()
+    }
+
+    fn truth(&self, metric: &Value) -> Result<CostRewardMetric<T>> {
+        cost_reward::cost_reward_truth(metric, self.classes(), self.family().attributes())
+    }
+
+    /// The weights are the posterior mean θ̂ with ‖θ̂‖₁ = 1 (004's
+    /// normalization), as the search reports them.
+    fn report(
+        &self,
+        est: &BayesEstimate<T, CostRewardMetric<T>>,
+        truth: Option<&CostRewardMetric<T>>,
+    ) -> Report {
+        let (k, attributes) = (self.classes(), self.family().attributes());
+        let a = &est.theta;
+        let readable = |v: &T| json!(v.to_f64_lossy());
+        let (details, warnings) = bayes_details(est);
+        Report {
+            elicited: cost_reward::table(k, attributes, a, readable),
+            elicited_exact: cost_reward::table(k, attributes, a, |v| json!(v.encode())),
+            words: cost_reward::cost_reward_words(a, k, attributes),
+            consistent: Value::Null,
+            warnings,
+            truth: truth.map(|t| cost_reward::table(k, attributes, &t.weights(), readable)),
+            error: truth.map(|t| (t.weights() - a).amax().to_f64_lossy()),
+            details,
+        }
+    }
+
+    fn view(&self, point: &Statistics<T>) -> View {
+        cost_reward::cost_reward_view(
+            &self.family().population().priors(),
+            self.family().attributes(),
+            point,
+        )
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            classes: Some(self.classes()),
+            ..Shape::default()
+        }
+    }
+
+    fn panel(&self, point: &Statistics<T>, names: &Names) -> Option<Panel> {
+        Some(cost_reward::cost_reward_panel(
+            &self.family().population().priors(),
+            self.family().attributes(),
+            &self.units,
+            point,
+            names,
+        ))
+    }
+
+    fn elicited_metric(
+        &self,
+        est: &BayesEstimate<T, CostRewardMetric<T>>,
+    ) -> Option<CostRewardMetric<T>> {
+        est.metric
+            .clone()
+            .or_else(|| self.family().metric(est.theta.as_slice()).ok())
+    }
+
+    fn summary(
+        &self,
+        est: &BayesEstimate<T, CostRewardMetric<T>>,
+        names: &Names,
+    ) -> Option<Summary> {
+        let k = self.classes();
+        let w: Vec<f64> = f64s(est.theta.iter());
+        Some(Summary {
+            sentence: cost_reward::cost_reward_sentence(
+                &w[..k],
+                &w[k..],
+                self.family().attributes(),
+                &self.units,
+                names,
+            ),
+            undetermined: bayes_open(est, self.algorithm.settings().eps()),
+            picture: None,
+        })
+    }
+}
+
+/// The registry's handle of `cost-reward` with `engine = "bayes"`.
+pub struct BayesCostRewardFamily;
+impl Family for BayesCostRewardFamily {
+    const NAME: &'static str = "cost-reward";
+    const SUMMARY: &'static str =
+        "a diagonal linear metric with named cost and reward attributes (004's family) from a posterior over its weights, robust to a person's mistakes (issue #28)";
+    type At<T: Scalar> = BayesCostRewardAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(cost_reward::rank_cost_reward);
     const ENGINE: Engine = Engine::Bayes;
 }
