@@ -2726,3 +2726,49 @@ fn cost_reward_has_the_bayesian_engine() {
     let r: serde_json::Value = serde_json::from_slice(&replay.stdout).unwrap();
     assert_eq!(r["elicited"], v["elicited"]);
 }
+
+/// A transcript recorded before `query_center` existed (its header's
+/// population has no such field) replays as it was recorded: about the
+/// uniform classifier, not about the new default centre.
+#[test]
+fn a_transcript_from_before_query_center_replays_about_o() {
+    use sha2::{Digest, Sha256};
+    let text = std::fs::read_to_string(specs().join("lpme-dataset.toml")).unwrap();
+    let data = specs().join("../../lab/data/wine_quality_multiclass.csv.gz");
+    let here = text.replace(
+        "\"../../lab/data/wine_quality_multiclass.csv.gz\"",
+        &format!("{:?}", data.display().to_string()),
+    );
+    let spec = tmp("old-centre.toml");
+    std::fs::write(&spec, &here).unwrap();
+    let file = tmp("old-centre.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let out = elicit()
+        .arg("run")
+        .arg(&spec)
+        .arg("--transcript")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let recorded = json(&out);
+    // The header as an older version wrote it: no `query_center`, and
+    // its hash over that spec.
+    let transcript = std::fs::read_to_string(&file).unwrap();
+    let (first, rest) = transcript.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(first).unwrap();
+    let stored = &mut header["header"]["spec"];
+    assert_eq!(stored["population"]["query_center"], "uniform");
+    stored["population"]
+        .as_object_mut()
+        .unwrap()
+        .remove("query_center");
+    let hash = Sha256::digest(stored.to_string().as_bytes());
+    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    header["header"]["spec_sha256"] = serde_json::json!(hex);
+    std::fs::write(&file, format!("{header}\n{rest}")).unwrap();
+    let out = elicit().arg("replay").arg(&file).output().unwrap();
+    let replayed = json(&out);
+    assert_eq!(replayed["elicited"], recorded["elicited"]);
+    assert_eq!(replayed["sphere_radius"], recorded["sphere_radius"]);
+    assert_eq!(replayed["query_center_t"], 0.0);
+}

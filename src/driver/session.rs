@@ -228,6 +228,36 @@ fn header_spec(spec: &Spec) -> Value {
     serde_json::to_value(&stored).unwrap_or(Value::Null)
 }
 
+/// A spec recorded before `query_center` existed (2026-11-29): a sphere
+/// found in data was then the uniform classifier's (001 App. B.1), so a
+/// `dataset` or `arrays` population without the field reads as `uniform`
+/// where the procedure uses it (lpm, lpme, the Bayesian fpme) and, when
+/// resuming (`current`: the spec resumed with), as the current spec's
+/// where it does not (the field changes nothing there).
+fn old_centre(recorded: &mut Value, current: Option<&Value>) {
+    let uses = {
+        let procedure = recorded.get("procedure").and_then(Value::as_str);
+        let engine = recorded.get("engine").and_then(Value::as_str);
+        matches!(procedure, Some("lpm" | "lpme"))
+            || (procedure == Some("fpme") && engine == Some(Engine::Bayes.name()))
+    };
+    let Some(Value::Object(population)) = recorded.get_mut("population") else {
+        return;
+    };
+    let from_data = matches!(
+        population.get("kind").and_then(Value::as_str),
+        Some("dataset" | "arrays")
+    );
+    if !from_data || population.contains_key("query_center") {
+        return;
+    }
+    let value = match current.and_then(|c| c["population"].get("query_center")) {
+        Some(now) if !uses => now.clone(),
+        _ => json!("uniform"),
+    };
+    population.insert("query_center".into(), value);
+}
+
 /// The transcript header of `spec`.
 ///
 /// # Errors
@@ -319,7 +349,9 @@ pub fn read_transcript(path: &Path, lenient: bool) -> Result<TranscriptFile> {
                 }
             }
             let stored = h.get("spec").cloned().unwrap_or(Value::Null);
-            let mut spec: Spec = serde_json::from_value(stored.clone())
+            let mut patched = stored.clone();
+            old_centre(&mut patched, None);
+            let mut spec: Spec = serde_json::from_value(patched)
                 .map_err(|e| bad(format!("the header's spec does not parse: {e}")))?;
             let recorded = h.get("spec_sha256").and_then(Value::as_str);
             if recorded != Some(sha256_hex(stored.to_string().as_bytes()).as_str()) {
@@ -757,6 +789,10 @@ pub(crate) fn resume_records(spec: &Spec, path: &Path) -> Result<(Vec<Record>, V
         recorded
     });
     let current = header["header"]["spec"].clone();
+    let recorded = recorded.map(|mut r| {
+        old_centre(&mut r, Some(&current));
+        r
+    });
     if let Some(diff) = recorded
         .as_ref()
         .and_then(|r| first_difference("", r, &current))
