@@ -448,15 +448,16 @@ pub enum PopulationSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         group_bins: Option<Vec<f64>>,
         /// Where the query sphere found in the data is centred (`accurate`,
-        /// the default, or `uniform`, the papers' o; one group only: the
-        /// fair procedures' common sphere stays about o).
+        /// the default, or `uniform`, the papers' o), for lpm, lpme and the
+        /// Bayesian fpme (the fair procedures' searches keep o).
         #[serde(default)]
         query_center: QueryCenter,
     },
 }
 
 /// Where the query sphere found in a sample's feasible rates is centred
-/// (LPME and `lpm` on a `dataset` or `arrays`; issue #30).
+/// (lpme and lpm on a `dataset` or `arrays`, and fpme with the Bayesian
+/// engine on rows with groups; issue #30).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum QueryCenter {

@@ -678,8 +678,10 @@ impl<T: Scalar> FeasibleSet<T> {
     }
 
     /// The data's most accurate plug-in classifier on group g: h_ℓ with
-    /// every mistake priced alike (ℓ = −1; for joint confusions the
-    /// argmax of η̂, the plug-in Bayes classifier of accuracy).
+    /// every off-diagonal statistic priced alike (ℓ = −1): for joint
+    /// confusions the argmax of η̂, the plug-in Bayes classifier of
+    /// accuracy; for rates the argmax of η̂ⱼ/Dⱼ, which minimizes the sum of
+    /// the class-conditional error rates (balanced accuracy).
     pub fn accurate_classifier(&self, g: usize) -> Vec<usize> {
         self.plug_in(g, &vec![-1.0; self.dim()])
     }
@@ -790,13 +792,22 @@ impl<T: Scalar> FeasibleSet<T> {
     /// # Errors
     /// As [`FeasibleSet::find_sphere`] for the sphere about o.
     pub fn find_sphere_toward_accurate(&self, samples: usize, seed: u64) -> Result<FoundSphere<T>> {
+        let start = std::time::Instant::now();
         let uniform = self.find_sphere(samples, seed)?;
+        let first = start.elapsed();
         // A line whose programs fail leaves the sphere about o.
         let Ok(line) = self.accurate_line() else {
             return Ok(uniform);
         };
         let half = uniform.radius.clone() / T::int(2);
         for tenths in (1..10).rev() {
+            if first >= Progress::EVERY {
+                log::info!(
+                    target: "metric_elicitation::sphere",
+                    "centring the sphere toward the most accurate classifier: trying {tenths}/10 of the way (each try about as long as the first, {:.0} s; query_center = \"uniform\" skips this)",
+                    first.as_secs_f64()
+                );
+            }
             // A centre some group cannot realize, that leaves no room or
             // whose programs fail is passed over: a smaller t is nearer o.
             let Ok(centre) = self.centre_toward_accurate(&line, T::ratio(tenths, 10)) else {
@@ -1104,8 +1115,10 @@ pub struct Certificate {
     pub max_deviation: f64,
     /// The tolerance it is held to ([`prec::certificate`]).
     pub tolerance: f64,
-    /// The least weight of the uniform random classifier in a realization
-    /// (≥ 0: the mixture weights are a probability vector).
+    /// The least weight in a realization, the uniform random classifier's
+    /// or a mixed classifier's (≥ 0: the weights are a probability vector;
+    /// about a centre other than o the centre's own classifiers carry part
+    /// of the leftover weight).
     pub min_uniform_weight: f64,
     /// Whether every point was realized within the tolerance.
     pub holds: bool,
@@ -1271,7 +1284,11 @@ impl<T: Scalar> FoundSphere<T> {
             let og = set.center(g);
             for p in &points {
                 let real = self.realise(g, p)?;
-                min_uniform = min_uniform.min(real.uniform.to_f64_lossy());
+                min_uniform = real
+                    .mixture
+                    .iter()
+                    .map(|(w, _)| w.to_f64_lossy())
+                    .fold(min_uniform.min(real.uniform.to_f64_lossy()), f64::min);
                 let rates =
                     set.mixture_rates(g, &real.mixture)? + og.clone() * real.uniform.clone();
                 worst = worst.max((rates - p).amax());

@@ -32,8 +32,8 @@ def from_proba(
     Series.
     ``confusions="expected"`` evaluates classifiers in expectation under
     ``proba`` (no labels needed) instead of counting the labels.
-    ``query_center`` places the query sphere of ``lpm`` and ``lpme`` found in
-    the rows: ``"accurate"`` (toward the rows' most accurate classifier, as
+    ``query_center`` places the query sphere found in the rows (for ``lpm``,
+    ``lpme`` and, with groups, ``fpme`` asked by the Bayesian engine): ``"accurate"`` (toward the rows' most accurate classifier, as
     far as the sphere keeps half its radius) or ``"uniform"`` (at the uniform
     random classifier, the papers' setting); see docs/spec.md.
 
