@@ -15,6 +15,17 @@ fn specs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/specs")
 }
 
+/// An example spec on the shipped wine data, its data path made absolute
+/// (to be written elsewhere).
+fn wine_spec(file: &str) -> String {
+    let text = std::fs::read_to_string(specs().join(file)).unwrap();
+    let data = specs().join("../../lab/data/wine_quality_multiclass.csv.gz");
+    text.replace(
+        "\"../../lab/data/wine_quality_multiclass.csv.gz\"",
+        &format!("{:?}", data.display().to_string()),
+    )
+}
+
 fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("elicit-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -2417,12 +2428,7 @@ fn fair_procedures_run_on_a_dataset_with_a_group_column() {
         let column: f64 = tau.iter().map(|row| row[i].as_f64().unwrap()).sum();
         assert!((column - 1.0).abs() < 1e-12, "{tau:?}");
     }
-    let text = std::fs::read_to_string(&example).unwrap();
-    let data = specs().join("../../lab/data/wine_quality_multiclass.csv.gz");
-    let here = text.replace(
-        "\"../../lab/data/wine_quality_multiclass.csv.gz\"",
-        &format!("{:?}", data.display().to_string()),
-    );
+    let here = wine_spec("fpme-dataset.toml");
     // The fair quadratic procedures on the same data and groups.
     let quadratic = "[oracle]\nkind = \"simulated\"\nmetric = { a = [0.6, 0.48, 0.64], B = [[[1.4310835055998654, 0.0, 0.0], [0.0, 1.073312629199899, 0.0], [0.0, 0.0, 0.8944271909999159]]], lambda = 0.4 }\n";
     let population = &here[here.find("[population]").unwrap()..here.find("[oracle]").unwrap()];
@@ -2629,12 +2635,7 @@ fn an_undetermined_bayesian_qpme_is_judged_on_its_check_questions() {
 /// reproductions name it); another value is refused naming the field.
 #[test]
 fn a_dataset_sphere_is_centred_toward_the_accurate_classifier() {
-    let text = std::fs::read_to_string(specs().join("lpme-dataset.toml")).unwrap();
-    let data = specs().join("../../lab/data/wine_quality_multiclass.csv.gz");
-    let here = text.replace(
-        "\"../../lab/data/wine_quality_multiclass.csv.gz\"",
-        &format!("{:?}", data.display().to_string()),
-    );
+    let here = wine_spec("lpme-dataset.toml");
     assert!(here.contains("query_center = \"uniform\""));
     let run = |name: &str, body: &str| -> serde_json::Value {
         let out = run_spec(name, body);
@@ -2733,12 +2734,7 @@ fn cost_reward_has_the_bayesian_engine() {
 #[test]
 fn a_transcript_from_before_query_center_replays_about_o() {
     use sha2::{Digest, Sha256};
-    let text = std::fs::read_to_string(specs().join("lpme-dataset.toml")).unwrap();
-    let data = specs().join("../../lab/data/wine_quality_multiclass.csv.gz");
-    let here = text.replace(
-        "\"../../lab/data/wine_quality_multiclass.csv.gz\"",
-        &format!("{:?}", data.display().to_string()),
-    );
+    let here = wine_spec("lpme-dataset.toml");
     let spec = tmp("old-centre.toml");
     std::fs::write(&spec, &here).unwrap();
     let file = tmp("old-centre.jsonl");
