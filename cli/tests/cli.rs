@@ -157,13 +157,7 @@ fn run_results_are_what_the_procedures_promise() {
 #[test]
 fn transcript_replays_to_the_identical_result() {
     let file = tmp("noisy.jsonl");
-    let first = elicit()
-        .arg("run")
-        .arg(specs().join("binary-lpm-noisy.toml"))
-        .arg("--transcript")
-        .arg(&file)
-        .output()
-        .unwrap();
+    let first = run_with_transcript(specs().join("binary-lpm-noisy.toml"), &file);
     let v = json(&first);
     let lines = std::fs::read_to_string(&file).unwrap().lines().count();
     assert_eq!(
@@ -179,15 +173,7 @@ fn transcript_replays_to_the_identical_result() {
 #[test]
 fn replay_refuses_a_mismatching_or_truncated_transcript() {
     let file = tmp("mismatch.jsonl");
-    json(
-        &elicit()
-            .arg("run")
-            .arg(specs().join("binary-lpm.toml"))
-            .arg("--transcript")
-            .arg(&file)
-            .output()
-            .unwrap(),
-    );
+    json(&run_with_transcript(specs().join("binary-lpm.toml"), &file));
     let text = std::fs::read_to_string(&file).unwrap();
     let mut lines: Vec<String> = text.lines().map(String::from).collect();
     // Query 2 (line 4) recorded with a different first point.
@@ -379,13 +365,7 @@ fn mpfr_spec_runs_at_256_bits_and_replays_bit_for_bit() {
     let spec = tmp("mpfr.toml");
     std::fs::write(&spec, "procedure = \"binary-lpm\"\nepsilon = \"1e-20\"\nprecision = \"mpfr:256\"\nmonotonicity = \"increasing\"\n[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [\"0.87\", \"0.5\"]\n").unwrap();
     let file = tmp("mpfr.jsonl");
-    let first = elicit()
-        .arg("run")
-        .arg(&spec)
-        .arg("--transcript")
-        .arg(&file)
-        .output()
-        .unwrap();
+    let first = run_with_transcript(&spec, &file);
     let v = json(&first);
     assert_eq!(v["precision"], "mpfr:256");
     assert!(v["error"].as_f64().unwrap() < 1e-20);
@@ -1087,6 +1067,17 @@ fn run_spec(name: &str, body: &str) -> Output {
     let path = tmp(name);
     std::fs::write(&path, body).unwrap();
     elicit().arg("run").arg(&path).output().unwrap()
+}
+
+/// `elicit run SPEC --transcript FILE`.
+fn run_with_transcript(spec: impl AsRef<std::ffi::OsStr>, file: &Path) -> Output {
+    elicit()
+        .arg("run")
+        .arg(spec)
+        .arg("--transcript")
+        .arg(file)
+        .output()
+        .unwrap()
 }
 
 #[test]
@@ -2311,13 +2302,7 @@ fn the_bayesian_engine_runs_from_a_spec_and_says_when_it_is_unsure() {
     let file = tmp("bayes.jsonl");
     let path = tmp("bayes-t.toml");
     std::fs::write(&path, spec(3, "")).unwrap();
-    let first = elicit()
-        .arg("run")
-        .arg(&path)
-        .arg("--transcript")
-        .arg(&file)
-        .output()
-        .unwrap();
+    let first = run_with_transcript(&path, &file);
     json(&first);
     let replay = elicit().arg("replay").arg(&file).output().unwrap();
     assert_eq!(replay.stdout, first.stdout);
@@ -2394,7 +2379,8 @@ fn the_bayesian_engine_runs_from_a_spec_and_says_when_it_is_unsure() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("engine") && err.contains("binary-lpm, dlpm, lpme, fpme, qpme, cost-reward"),
+        err.contains("engine")
+            && err.contains("binary-lpm, dlpm, lpme, fpme, qpme, cost-reward, fair-qpme, cubic"),
         "{err}"
     );
     let out = run_spec(
@@ -2728,6 +2714,62 @@ fn cost_reward_has_the_bayesian_engine() {
     assert_eq!(r["elicited"], v["elicited"]);
 }
 
+/// Fair QPME and the cubic metric have the Bayesian engine (#28): a fair
+/// quadratic metric from people erring one time in ten is never wrong
+/// without saying so, and replays to the same result; a cubic metric,
+/// whose third-order part no visible question on a ball of radius 0.2
+/// tells apart, is reported undetermined (exit 3), not as the metric.
+#[test]
+fn fair_qpme_and_cubic_have_the_bayesian_engine() {
+    for seed in 1..=3 {
+        let path = tmp("bayes-fair-qpme.toml");
+        std::fs::write(
+            &path,
+            format!("procedure = \"fair-qpme\"\nepsilon = 0.05\n[population]\nkind = \"groups\"\nclasses = 2\ntau = [[0.5, 0.4], [0.5, 0.6]]\nradius = 0.2\n[oracle]\nkind = \"simulated\"\nmistake_rate = 0.1\nseed = {seed}\n[oracle.metric]\na = [0.6, 0.8]\nB = [[[1.6, 0.0], [0.0, 1.2]]]\nlambda = 0.4\n"),
+        )
+        .unwrap();
+        let file = tmp("bayes-fair-qpme.jsonl");
+        let _ = std::fs::remove_file(&file);
+        let out = run_with_transcript(&path, &file);
+        let v = json(&out);
+        assert_eq!(
+            v["engine"], "bayes",
+            "a person who errs gets the engine: {v}"
+        );
+        assert!(v["elicited"]["lambda"].as_f64().is_some(), "{v}");
+        assert_eq!(v["elicited"]["B"].as_array().unwrap().len(), 1, "{v}");
+        assert!(
+            v["error"].as_f64().unwrap() <= 0.05
+                || !v["undetermined"].as_array().unwrap().is_empty(),
+            "seed {seed}: {v}"
+        );
+        let replay = elicit()
+            .args(["replay", file.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(json(&replay)["elicited"], v["elicited"]);
+    }
+    let text = std::fs::read_to_string(specs().join("cubic.toml")).unwrap();
+    let out = run_spec(
+        "bayes-cubic.toml",
+        &text
+            .replace("epsilon = 0.00001", "engine = \"bayes\"\nepsilon = 0.05")
+            .replace("search = \"bisection\"\n", "")
+            .replace("design = \"minimal\"\n", ""),
+    );
+    let v = json(&out);
+    assert_eq!(v["engine"], "bayes", "{v}");
+    assert_eq!(out.status.code(), Some(3), "{v}");
+    assert!(
+        v["undetermined"][0]
+            .as_str()
+            .unwrap()
+            .contains("no visible question splits the posterior"),
+        "{v}"
+    );
+    assert!(v["credible"]["radius"].as_f64().unwrap() > 0.05, "{v}");
+}
+
 /// A transcript recorded before `query_center` existed (its header's
 /// population has no such field) replays as it was recorded: about the
 /// uniform classifier, not about the new default centre.
@@ -2739,13 +2781,7 @@ fn a_transcript_from_before_query_center_replays_about_o() {
     std::fs::write(&spec, &here).unwrap();
     let file = tmp("old-centre.jsonl");
     let _ = std::fs::remove_file(&file);
-    let out = elicit()
-        .arg("run")
-        .arg(&spec)
-        .arg("--transcript")
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = run_with_transcript(&spec, &file);
     let recorded = json(&out);
     // The header as an older version wrote it: no `query_center`, and
     // its hash over that spec.

@@ -589,6 +589,25 @@ fn qpme_person(r: &[f64]) -> f64 {
     0.6 * r[0] + 0.4 * r[1] - 0.5 * (r[0] * r[0] + r[1] * r[1])
 }
 
+/// A cubic utility over the diagonal rates of 2 classes (curved, with a
+/// third-order term).
+fn cubic_person(r: &[f64]) -> f64 {
+    0.6 * r[0] + 0.4 * r[1] - 0.5 * (r[0] * r[0] + r[1] * r[1]) + 0.3 * r[0] * r[0] * r[1]
+}
+
+/// A fair quadratic cost over two groups' diagonal rates (the groups'
+/// rates concatenated, 2 per group): mistakes 1 − r (the overall rates,
+/// weighted by `fair-qpme-ask.toml`'s τ = ((0.5, 0.4), (0.5, 0.6)), as
+/// 000 Def. 4) plus the squared differences between the groups' rates,
+/// weighed by a positive definite B: a metric of the family.
+fn fair_qpme_person(r: &[f64]) -> f64 {
+    let (d0, d1) = (r[0] - r[2], r[1] - r[3]);
+    let mistakes =
+        0.6 * (1.0 - (0.5 * r[0] + 0.5 * r[2])) + 0.8 * (1.0 - (0.4 * r[1] + 0.6 * r[3]));
+    let unfair = 1.2 * d0 * d0 + 0.4 * d0 * d1 + 0.8 * d1 * d1;
+    -(0.7 * mistakes + 0.3 * unfair / 2.0)
+}
+
 /// A fair cost over the groups' off-diagonal rates (all groups' rates
 /// concatenated, q per group): mistakes plus differences between groups.
 fn fair_person(r: &[f64]) -> f64 {
@@ -651,7 +670,7 @@ fn questions_per_procedure_through_the_page() {
     use metric_elicitation::driver::present;
     use metric_elicitation::driver::spec::Spec;
     use metric_elicitation::oracle::Preference;
-    let cases: [(&str, &str, Utility); 9] = [
+    let cases: [(&str, &str, Utility); 11] = [
         ("binary-lpm", "binary-lpm-ask.toml", binary_person),
         ("dlpm", "dlpm-ask.toml", dlpm_person),
         ("qpme", "qpme-ask.toml", qpme_person),
@@ -677,6 +696,12 @@ fn questions_per_procedure_through_the_page() {
             "cost-reward-ask.toml",
             cost_reward_person,
         ),
+        (
+            "fair-qpme (2 groups, 2 classes)",
+            "fair-qpme-ask.toml",
+            fair_qpme_person,
+        ),
+        ("cubic", "cubic-ask.toml", cubic_person),
     ];
     let mut table = String::from(
         "| procedure | spec | before: questions | before: identical-looking | page: questions shown | page: answered for the person (invisible) | page: identical-looking | check answers the metric agrees with |\n|---|---|---|---|---|---|---|---|\n",
@@ -760,3 +785,4 @@ fn questions_per_procedure_through_the_page() {
     std::fs::write(&out, &table).unwrap();
     eprintln!("{table}");
 }
+

@@ -232,6 +232,19 @@ pub fn groups_centred<T: Scalar>(spec: &PopulationSpec, procedure: &str) -> Resu
     groups_at(spec, procedure, Rates::General, true)
 }
 
+/// As [`groups_centred`], in the given rates (the Bayesian fair QPME; in
+/// diagonal rates a sphere found in data keeps o, [`data_groups`]).
+///
+/// # Errors
+/// As [`groups`].
+pub fn groups_centred_with<T: Scalar>(
+    spec: &PopulationSpec,
+    procedure: &str,
+    rates: Rates,
+) -> Result<Groups<T>> {
+    groups_at(spec, procedure, rates, true)
+}
+
 fn groups_at<T: Scalar>(
     spec: &PopulationSpec,
     procedure: &str,

@@ -62,6 +62,8 @@ pub const PROCEDURES: &[Entry] = &[
     entry::<bayes::BayesFpmeFamily>(),
     entry::<bayes::BayesQpmeFamily>(),
     entry::<bayes::BayesCostRewardFamily>(),
+    entry::<bayes::BayesFairQpmeFamily>(),
+    entry::<bayes::BayesCubicFamily>(),
 ];
 
 /// The procedure a spec names, with the engine it names; a spec that

@@ -9,7 +9,10 @@
 //! (a, B, λ) over m groups' rates, from a posterior over
 //! ((1 − λ)a, λB) with the disparities |r^u − r^v| as features) and
 //! `qpme` (000 Def. 3's quadratic metric over the spec's sphere, from a
-//! posterior over (a, B) with questions c ± s·u as wide as the ball allows).
+//! posterior over (a, B) with questions c ± s·u as wide as the ball allows)
+//! and `cost-reward` (004's weights of classes and attributes) and
+//! `fair-qpme` (000 Def. 4, a posterior over ((1 − λ)a, λB^{uv})) and
+//! `cubic` (000 §8, a posterior over (a, B, C)).
 //!
 //! The spec's `epsilon` is the credible radius to reach, in the family's
 //! error measure (the error `run` reports: binary-lpm max |m − m̂| over
@@ -38,7 +41,9 @@ use crate::driver::adapters::lpme::{
 };
 use crate::driver::adapters::multiclass::{diagonal_panel, dlpm_truth, rank_dlpm, weights_summary};
 use crate::driver::adapters::quadratic::{
-    quadratic_report, quadratic_sentence, quadratic_truth, rank_qpme, rates_panel, rates_shape,
+    cubic_report, cubic_sentence, cubic_truth, fair_qpme_report, fair_qpme_sentence, fair_truth,
+    group_rates, groups_shape, quadratic_report, quadratic_sentence, quadratic_truth, rank_cubic,
+    rank_fair_qpme, rank_qpme, rates_panel, rates_shape, FairQuadraticTruth,
 };
 use crate::driver::build;
 use crate::driver::present::{Names, Panel, Shape, Summary};
@@ -56,7 +61,7 @@ use crate::geometry::sphere::Sphere;
 use crate::metric::binary::Lpm;
 use crate::metric::cost_reward::{CostRewardMetric, Statistics};
 use crate::metric::fair::{BoundFair, FairMetric};
-use crate::metric::quadratic::QuadraticMetric;
+use crate::metric::quadratic::{CubicMetric, FairQuadraticMetric, QuadraticMetric};
 use crate::metric::Linear;
 use crate::population::MulticlassPopulation;
 use crate::population::{BinaryConfusion, BinaryPopulation};
@@ -131,7 +136,8 @@ engine_fields!(
     BayesBinaryLpmFields,
     BayesDlpmFields,
     BayesQpmeFields,
-    BayesCostRewardFields
+    BayesCostRewardFields,
+    BayesFairQpmeFields
 );
 
 /// The engine's settings from the fields every Bayesian procedure shares.
@@ -792,6 +798,9 @@ pub struct BayesQpmeFields {
     pub rates: Option<Rates>,
 }
 
+/// The spec's own fields of `qpme` and `cubic` with `engine = "bayes"`.
+pub type BayesCubicFields = BayesQpmeFields;
+
 /// `qpme` with `engine = "bayes"`: [`Bayes`] over [`families::Qpme`] (000
 /// Def. 3's quadratic metric a·r + ½ rᵀBr, any signs) on the spec's
 /// `sphere` population. Every question is a pair c ± s·u symmetric about
@@ -1070,5 +1079,278 @@ impl Family for BayesCostRewardFamily {
         "a diagonal linear metric with named cost and reward attributes (004's family) from a posterior over its weights, robust to a person's mistakes (issue #28)";
     type At<T: Scalar> = BayesCostRewardAdapter<T>;
     const RANK: Rankability = Rankability::Reads(cost_reward::rank_cost_reward);
+    const ENGINE: Engine = Engine::Bayes;
+}
+
+/// The spec's own fields of `fair-qpme` with `engine = "bayes"`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BayesFairQpmeFields {
+    /// As binary-lpm's ([`BayesBinaryLpmFields::assumed_mistake_rate`]).
+    pub assumed_mistake_rate: Option<Value>,
+    /// The engine's seed (default 0).
+    pub engine_seed: Option<u64>,
+    /// The most questions the engine asks (default 400).
+    pub max_questions: Option<usize>,
+    /// What the groups' rate vectors hold, as the search's `rates`
+    /// (default diagonal, 000 Def. 4).
+    pub rates: Option<Rates>,
+}
+
+/// `fair-qpme` with `engine = "bayes"`: [`Bayes`] over
+/// [`families::FairQpme`] (000 Def. 4's fair quadratic metric, a cost
+/// (1 − λ)⟨a, lin(r)⟩ + (λ/2)Σ_{u<v}(r^u − r^v)ᵀB^{uv}(r^u − r^v) with
+/// a ≥ 0 and every B^{uv} positive semi-definite) on the spec's groups,
+/// from a posterior over ((1 − λ)a, λB^{uv}); its questions are pairs of
+/// the groups' common query ball chosen to split the posterior (the
+/// search's are on small spheres a person cannot tell apart). From data
+/// in general rates the common sphere is centred toward the groups' most
+/// accurate classifiers unless `query_center = "uniform"`
+/// ([`build::groups_centred_with`]).
+pub struct BayesFairQpmeAdapter<T: Scalar> {
+    algorithm: Bayes<T, families::FairQpme<T>>,
+}
+
+impl<T: Scalar> BayesFairQpmeAdapter<T> {
+    fn groups(&self) -> &crate::geometry::groups::Groups<T> {
+        self.algorithm.family().groups()
+    }
+
+    /// (a, B^{uv}, λ) of an estimate (the determined metric, else the
+    /// normalized posterior mean read as one; zeros if neither reads).
+    fn parts(
+        &self,
+        est: &BayesEstimate<T, FairQuadraticMetric<T>>,
+    ) -> (DVector<T>, Vec<DMatrix<T>>, T) {
+        let (q, m) = (self.groups().dim(), self.groups().groups());
+        est.metric
+            .clone()
+            .or_else(|| self.algorithm.family().metric(est.theta.as_slice()).ok())
+            .map_or_else(
+                || {
+                    (
+                        DVector::zeros(q),
+                        vec![DMatrix::zeros(q, q); pairs(m).len()],
+                        T::int(0),
+                    )
+                },
+                |t| (t.a().clone(), t.b().to_vec(), t.lambda().clone()),
+            )
+    }
+}
+
+impl<T: Scalar> Adapter<T> for BayesFairQpmeAdapter<T> {
+    type Fields = BayesFairQpmeFields;
+    type Algorithm = Bayes<T, families::FairQpme<T>>;
+    type Truth = FairQuadraticTruth<T>;
+    const ERROR: &'static str = "max(||a - a^||_2, sum ||B^uv - B^^uv||_F, |lambda - lambda^|)";
+
+    fn new(
+        fields: BayesFairQpmeFields,
+        search: Search<T>,
+        population: &PopulationSpec,
+    ) -> Result<Self> {
+        let settings = fields.settings(search)?;
+        let rates = fields.rates.unwrap_or(Rates::Diagonal);
+        let groups = build::groups_centred_with(population, "fair-qpme", rates)?;
+        Ok(BayesFairQpmeAdapter {
+            algorithm: Bayes::new(families::FairQpme::new(groups), settings),
+        })
+    }
+
+    fn algorithm(&self) -> &Self::Algorithm {
+        &self.algorithm
+    }
+
+    fn truth(&self, metric: &Value) -> Result<FairQuadraticTruth<T>> {
+        let groups = self.groups();
+        Ok(FairQuadraticTruth {
+            metric: fair_truth(metric, groups)?,
+            groups: groups.clone(),
+        })
+    }
+
+    fn report(
+        &self,
+        est: &BayesEstimate<T, FairQuadraticMetric<T>>,
+        truth: Option<&FairQuadraticTruth<T>>,
+    ) -> Report {
+        let (a, b, lambda) = self.parts(est);
+        let (mut details, warnings) = bayes_details(est);
+        group_details(self.groups(), &mut details);
+        Report {
+            warnings,
+            details,
+            ..fair_qpme_report(self.groups(), &a, &b, &lambda, truth.map(|t| &t.metric))
+        }
+    }
+
+    fn view(&self, point: &GroupRates<T>) -> View {
+        view::groups_rates(self.groups(), point)
+    }
+
+    fn shape(&self) -> Shape {
+        groups_shape(self.groups())
+    }
+
+    fn panel(&self, point: &GroupRates<T>, names: &Names) -> Option<Panel> {
+        Some(rates_panel(
+            names,
+            self.groups().rates(),
+            &group_rates(point),
+        ))
+    }
+
+    fn elicited_metric(
+        &self,
+        est: &BayesEstimate<T, FairQuadraticMetric<T>>,
+    ) -> Option<FairQuadraticTruth<T>> {
+        let (a, b, lambda) = self.parts(est);
+        let metric = FairQuadraticMetric::new(a, b, lambda, self.groups().rates()).ok()?;
+        Some(FairQuadraticTruth {
+            metric,
+            groups: self.groups().clone(),
+        })
+    }
+
+    fn summary(
+        &self,
+        est: &BayesEstimate<T, FairQuadraticMetric<T>>,
+        names: &Names,
+    ) -> Option<Summary> {
+        let (a, _, lambda) = self.parts(est);
+        Some(Summary {
+            sentence: fair_qpme_sentence(self.groups(), names, &a, &lambda),
+            undetermined: bayes_open(est, self.algorithm.settings().eps()),
+            picture: None,
+        })
+    }
+}
+
+/// The registry's handle of `fair-qpme` with `engine = "bayes"`.
+pub struct BayesFairQpmeFamily;
+impl Family for BayesFairQpmeFamily {
+    const NAME: &'static str = "fair-qpme";
+    const SUMMARY: &'static str =
+        "fair quadratic metric (a, B^uv, lambda) over groups' rates (000 Def. 4) from a posterior over ((1 - lambda) a, lambda B^uv), robust to a person's mistakes (issue #28)";
+    type At<T: Scalar> = BayesFairQpmeAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_fair_qpme);
+    const ENGINE: Engine = Engine::Bayes;
+}
+
+/// `cubic` with `engine = "bayes"`: [`Bayes`] over [`families::Cubic`]
+/// (000 §8's cubic metric ⟨a, r⟩ + ½rᵀBr + ⅙C(r, r, r), any signs, with
+/// ‖a‖² + ‖B‖²_F + ‖C‖²_F = 1) on the spec's `sphere` population, from a
+/// posterior over (a, B, C); its questions are pairs of the query ball as
+/// far apart as it allows, as the Bayesian `qpme`'s.
+pub struct BayesCubicAdapter<T: Scalar> {
+    algorithm: Bayes<T, families::Cubic<T>>,
+    rates: Rates,
+}
+
+impl<T: Scalar> BayesCubicAdapter<T> {
+    fn sphere(&self) -> &Sphere<T> {
+        self.algorithm.family().sphere()
+    }
+
+    /// (a, B, C) of an estimate (the determined metric, else the
+    /// normalized posterior mean read as one; zeros if neither reads).
+    fn parts(&self, est: &BayesEstimate<T, CubicMetric<T>>) -> (DVector<T>, DMatrix<T>, Vec<T>) {
+        let q = self.sphere().dim();
+        est.metric
+            .clone()
+            .or_else(|| self.algorithm.family().metric(est.theta.as_slice()).ok())
+            .map_or_else(
+                || {
+                    (
+                        DVector::zeros(q),
+                        DMatrix::zeros(q, q),
+                        vec![T::int(0); q * q * q],
+                    )
+                },
+                |m| (m.a().clone(), m.b().clone(), m.c().to_vec()),
+            )
+    }
+}
+
+impl<T: Scalar> Adapter<T> for BayesCubicAdapter<T> {
+    type Fields = BayesCubicFields;
+    type Algorithm = Bayes<T, families::Cubic<T>>;
+    type Truth = CubicMetric<T>;
+    const ERROR: &'static str = "max(||a - a^||_2, ||B - B^||_F, ||C - C^||)";
+
+    fn new(
+        fields: BayesCubicFields,
+        search: Search<T>,
+        population: &PopulationSpec,
+    ) -> Result<Self> {
+        let settings = fields.settings(search)?;
+        let sphere = build::sphere_population::<T>(population, "cubic")?;
+        let rates = fields.rates.unwrap_or(Rates::Diagonal);
+        view::rate_labels(sphere.dim(), rates)?;
+        Ok(BayesCubicAdapter {
+            algorithm: Bayes::new(families::Cubic::new(sphere), settings),
+            rates,
+        })
+    }
+
+    fn algorithm(&self) -> &Self::Algorithm {
+        &self.algorithm
+    }
+
+    fn truth(&self, metric: &Value) -> Result<CubicMetric<T>> {
+        cubic_truth(metric, self.sphere().dim())
+    }
+
+    fn report(
+        &self,
+        est: &BayesEstimate<T, CubicMetric<T>>,
+        truth: Option<&CubicMetric<T>>,
+    ) -> Report {
+        let (a, b, c) = self.parts(est);
+        let (mut details, warnings) = bayes_details(est);
+        details.insert("sphere_radius".into(), lossy(self.sphere().radius()));
+        Report {
+            warnings,
+            details,
+            ..cubic_report(&a, &b, &c, truth)
+        }
+    }
+
+    fn view(&self, point: &DVector<T>) -> View {
+        view::rates(point, self.rates)
+    }
+
+    fn shape(&self) -> Shape {
+        rates_shape(self.sphere().dim(), self.rates)
+    }
+
+    fn panel(&self, point: &DVector<T>, names: &Names) -> Option<Panel> {
+        Some(rates_panel(names, self.rates, &[f64s(point.iter())]))
+    }
+
+    fn elicited_metric(&self, est: &BayesEstimate<T, CubicMetric<T>>) -> Option<CubicMetric<T>> {
+        let (a, b, c) = self.parts(est);
+        CubicMetric::new(a, b, c).ok()
+    }
+
+    fn summary(&self, est: &BayesEstimate<T, CubicMetric<T>>, names: &Names) -> Option<Summary> {
+        let (a, b, c) = self.parts(est);
+        Some(Summary {
+            sentence: cubic_sentence(names, self.rates, self.sphere().center(), &a, &b, &c),
+            undetermined: bayes_open(est, self.algorithm.settings().eps()),
+            picture: None,
+        })
+    }
+}
+
+/// The registry's handle of `cubic` with `engine = "bayes"`.
+pub struct BayesCubicFamily;
+impl Family for BayesCubicFamily {
+    const NAME: &'static str = "cubic";
+    const SUMMARY: &'static str =
+        "cubic metric (a, B, C) over a sphere of rates (000 §8) from a posterior over (a, B, C), asking pairs a person can tell apart, robust to a person's mistakes (issue #28)";
+    type At<T: Scalar> = BayesCubicAdapter<T>;
+    const RANK: Rankability = Rankability::Reads(rank_cubic);
     const ENGINE: Engine = Engine::Bayes;
 }

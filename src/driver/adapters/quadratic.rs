@@ -270,6 +270,152 @@ pub fn quadratic_report<T: Scalar>(
     }
 }
 
+/// What every fair quadratic result reports of its metric (a, B^uv, λ):
+/// `elicited` (`{"a", "B", "lambda"}`), its lossless twin, the formula,
+/// and against a truth `truth` and the error
+/// max(‖a − â‖₂, Σ‖B^uv − B̂^uv‖_F, |λ − λ̂|).
+pub fn fair_qpme_report<T: Scalar>(
+    groups: &Groups<T>,
+    a: &DVector<T>,
+    b: &[DMatrix<T>],
+    lambda: &T,
+    truth: Option<&FairQuadraticMetric<T>>,
+) -> Report {
+    let pair_names: Vec<String> = pairs(groups.groups())
+        .into_iter()
+        .map(|(u, v)| format!("B^({},{})", u + 1, v + 1))
+        .collect();
+    Report {
+        elicited: fair_json(a, b, lambda, false),
+        elicited_exact: fair_json(a, b, lambda, true),
+        words: format!(
+            "cost = (1 - {:.4})·<a, {}> + {:.4}/2·sum (r^u - r^v)' B^uv (r^u - r^v), a = {:?}, pairs {}",
+            f(lambda),
+            if groups.rates() == Rates::Diagonal { "1 - r" } else { "r" },
+            f(lambda),
+            a.iter().map(|x| (f(x) * 1e4).round() / 1e4).collect::<Vec<f64>>(),
+            pair_names.join(", ")
+        ),
+        truth: truth.map(|t| fair_json(t.a(), t.b(), t.lambda(), false)),
+        error: truth.map(|t| {
+            let (ea, eb, el) = t.errors(a, b, lambda);
+            f(&ea).max(f(&eb)).max(f(&el))
+        }),
+        ..Report::default()
+    }
+}
+
+/// A fair quadratic metric in a sentence: how much mistakes and
+/// unfairness weigh (λ), and the costliest mistake (the largest entry of
+/// a, a cost on the errors 1 − r in diagonal rates or on r in general
+/// ones), in the task's words.
+pub fn fair_qpme_sentence<T: Scalar>(
+    groups: &Groups<T>,
+    names: &Names,
+    a: &DVector<T>,
+    lambda: &T,
+) -> String {
+    let errors: Vec<f64> = f64s(a);
+    let labels: Vec<String> = match groups.rates() {
+        Rates::Diagonal => (0..errors.len())
+            .map(|i| format!("a mistake on a {} case", names.class(i)))
+            .collect(),
+        Rates::General => (0..errors.len())
+            .map(|i| {
+                super::fair::mistake_name(names, rate_classes(errors.len(), Rates::General), i)
+            })
+            .collect(),
+    };
+    let worst = (0..errors.len())
+        .max_by(|i, j| {
+            errors[*i]
+                .partial_cmp(&errors[*j])
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .unwrap_or(0);
+    format!(
+        "{} The costliest mistake is {}.",
+        tradeoff_sentence(f(lambda)),
+        labels.get(worst).map_or("none", String::as_str)
+    )
+}
+
+/// A cubic metric's truth from the oracle's `metric` table (`a`: q
+/// values, `B`: q rows of q, `C`: q matrices q × q), normalized as
+/// [`CubicMetric::new`].
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming the field of `oracle.metric`.
+pub fn cubic_truth<T: Scalar>(metric: &Value, q: usize) -> Result<CubicMetric<T>> {
+    let a = read_vector(field(metric, "a")?, "oracle.metric.a", q)?;
+    let b = read_matrix(field(metric, "B")?, "oracle.metric.B", q)?;
+    let c_value = field(metric, "C")?;
+    let slices = c_value
+        .as_array()
+        .ok_or_else(|| Error::invalid("oracle.metric.C", "expected q matrices of q x q"))?;
+    if slices.len() != q {
+        return Err(Error::invalid(
+            "oracle.metric.C",
+            format!("expected {q} matrices, got {}", slices.len()),
+        ));
+    }
+    let mut c = Vec::with_capacity(q * q * q);
+    for (i, s) in slices.iter().enumerate() {
+        let rows = num_matrix::<T>(s, &format!("oracle.metric.C[{i}]"), q, q)?;
+        for row in rows {
+            c.extend(row);
+        }
+    }
+    CubicMetric::new(a, b, c)
+}
+
+/// What every cubic result reports of its metric (a, B, C): `elicited`
+/// (`{"a", "B", "C"}`), its lossless twin, the formula, and against a
+/// truth `truth` and the error max(‖a − â‖₂, ‖B − B̂‖_F, ‖C − Ĉ‖).
+pub fn cubic_report<T: Scalar>(
+    a: &DVector<T>,
+    b: &DMatrix<T>,
+    c: &[T],
+    truth: Option<&CubicMetric<T>>,
+) -> Report {
+    let q = a.len();
+    Report {
+        elicited: json!({ "a": vec_json(a), "B": mat_json(b), "C": tensor_json(q, c, false) }),
+        elicited_exact: json!({ "a": vec_exact(a), "B": mat_exact(b), "C": tensor_json(q, c, true) }),
+        words: format!("{} + cubic terms (see C)", words_quadratic(a, b)),
+        truth: truth.map(|t| json!({ "a": vec_json(t.a()), "B": mat_json(t.b()), "C": tensor_json(q, t.c(), false) })),
+        error: truth.map(|t| {
+            let (ea, eb, ec) = t.errors(a, b, c);
+            f(&ea).max(f(&eb)).max(f(&ec))
+        }),
+        ..Report::default()
+    }
+}
+
+/// A cubic metric (a, B, C) in a sentence: its trade-off at `centre` (the
+/// gradient a + B·c + ½C(c, c, ·)), in the task's words.
+pub fn cubic_sentence<T: Scalar>(
+    names: &Names,
+    rates: Rates,
+    centre: &DVector<T>,
+    a: &DVector<T>,
+    b: &DMatrix<T>,
+    c: &[T],
+) -> String {
+    let q = centre.len();
+    let mut g = a + b * centre;
+    for i in 0..q {
+        let mut extra = T::int(0);
+        for j in 0..q {
+            for l in 0..q {
+                extra += c[(i * q + j) * q + l].clone() * centre[j].clone() * centre[l].clone();
+            }
+        }
+        g[i] += extra / T::int(2);
+    }
+    gradient_sentence(names, rates, &f64s(&g))
+}
+
 // ---- person-facing helpers --------------------------------------------------
 
 /// The classes a rate vector of q entries shows.
@@ -369,13 +515,15 @@ fn gradient_sentence(names: &Names, rates: Rates, gradient: &[f64]) -> String {
     )
 }
 
-fn group_rates<T: Scalar>(point: &GroupRates<T>) -> Vec<Vec<f64>> {
+/// Each group's rates, as numbers for a panel.
+pub fn group_rates<T: Scalar>(point: &GroupRates<T>) -> Vec<Vec<f64>> {
     (0..point.groups())
         .map(|g| point.group(g).iter().map(f).collect())
         .collect()
 }
 
-fn groups_shape<T: Scalar>(groups: &Groups<T>) -> Shape {
+/// The shape of a page showing the groups' rates.
+pub fn groups_shape<T: Scalar>(groups: &Groups<T>) -> Shape {
     Shape {
         classes: Some(rate_classes(groups.dim(), groups.rates())),
         groups: Some(groups.groups()),
@@ -591,7 +739,13 @@ impl<T: Scalar> Metric<GroupRates<T>> for FairQuadraticTruth<T> {
     }
 }
 
-fn fair_truth<T: Scalar>(metric: &Value, groups: &Groups<T>) -> Result<FairQuadraticMetric<T>> {
+/// A fair quadratic metric's truth from the oracle's `metric` table (`a`:
+/// q values, `B`: C(m, 2) matrices q × q, `lambda`), normalized as 000
+/// Def. 4 and checked against the groups.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming the field of `oracle.metric`.
+pub fn fair_truth<T: Scalar>(metric: &Value, groups: &Groups<T>) -> Result<FairQuadraticMetric<T>> {
     let (q, m) = (groups.dim(), groups.groups());
     let a = read_vector(field(metric, "a")?, "oracle.metric.a", q)?;
     let b = read_matrices(field(metric, "B")?, "oracle.metric.B", m * (m - 1) / 2, q)?;
@@ -766,29 +920,11 @@ impl<T: Scalar> Adapter<T> for FairQpmeAdapter<T> {
                     .collect::<Vec<Option<f64>>>(),
             ),
         );
-        let pair_names: Vec<String> = pairs(groups.groups())
-            .into_iter()
-            .map(|(u, v)| format!("B^({},{})", u + 1, v + 1))
-            .collect();
         Report {
-            elicited: fair_json(&est.a, &est.b, &est.lambda, false),
-            elicited_exact: fair_json(&est.a, &est.b, &est.lambda, true),
-            words: format!(
-                "cost = (1 - {:.4})·<a, {}> + {:.4}/2·sum (r^u - r^v)' B^uv (r^u - r^v), a = {:?}, pairs {}",
-                f(&est.lambda),
-                if groups.rates() == Rates::Diagonal { "1 - r" } else { "r" },
-                f(&est.lambda),
-                est.a.iter().map(|x| (f(x) * 1e4).round() / 1e4).collect::<Vec<f64>>(),
-                pair_names.join(", ")
-            ),
             consistent: json!({ "a": consistent_json(&est.consistent) }),
             warnings: est.warnings.clone(),
-            truth: truth.map(|t| fair_json(t.a(), t.b(), t.lambda(), false)),
-            error: truth.map(|t| {
-                let (ea, eb, el) = t.errors(&est.a, &est.b, &est.lambda);
-                f(&ea).max(f(&eb)).max(f(&el))
-            }),
             details,
+            ..fair_qpme_report(groups, &est.a, &est.b, &est.lambda, truth)
         }
     }
 
@@ -824,32 +960,8 @@ impl<T: Scalar> Adapter<T> for FairQpmeAdapter<T> {
     }
 
     fn summary(&self, est: &FairEstimate<T>, names: &Names) -> Option<Summary> {
-        let groups = self.0.groups();
-        // The class part is a cost on the errors 1 - r (diagonal) or r.
-        let errors: Vec<f64> = f64s(&est.a);
-        let labels: Vec<String> = match groups.rates() {
-            Rates::Diagonal => (0..errors.len())
-                .map(|i| format!("a mistake on a {} case", names.class(i)))
-                .collect(),
-            Rates::General => (0..errors.len())
-                .map(|i| {
-                    super::fair::mistake_name(names, rate_classes(errors.len(), Rates::General), i)
-                })
-                .collect(),
-        };
-        let worst = (0..errors.len())
-            .max_by(|i, j| {
-                errors[*i]
-                    .partial_cmp(&errors[*j])
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
-            .unwrap_or(0);
         Some(Summary {
-            sentence: format!(
-                "{} The costliest mistake is {}.",
-                tradeoff_sentence(f(&est.lambda)),
-                labels[worst]
-            ),
+            sentence: fair_qpme_sentence(self.0.groups(), names, &est.a, &est.lambda),
             undetermined: Vec::new(),
             picture: None,
         })
@@ -1116,27 +1228,7 @@ impl<T: Scalar> Adapter<T> for CubicAdapter<T> {
 
     fn truth(&self, metric: &Value) -> Result<CubicMetric<T>> {
         let (sphere, s) = (self.cubic.sphere(), self.cubic.settings());
-        let q = sphere.dim();
-        let a = read_vector(field(metric, "a")?, "oracle.metric.a", q)?;
-        let b = read_matrix(field(metric, "B")?, "oracle.metric.B", q)?;
-        let c_value = field(metric, "C")?;
-        let slices = c_value
-            .as_array()
-            .ok_or_else(|| Error::invalid("oracle.metric.C", "expected q matrices of q x q"))?;
-        if slices.len() != q {
-            return Err(Error::invalid(
-                "oracle.metric.C",
-                format!("expected {q} matrices, got {}", slices.len()),
-            ));
-        }
-        let mut c = Vec::with_capacity(q * q * q);
-        for (i, s) in slices.iter().enumerate() {
-            let rows = num_matrix::<T>(s, &format!("oracle.metric.C[{i}]"), q, q)?;
-            for row in rows {
-                c.extend(row);
-            }
-        }
-        let m = CubicMetric::new(a, b, c)?;
+        let m = cubic_truth(metric, sphere.dim())?;
         let design = Design::new(sphere.clone(), s.small_radius.clone())?;
         let cs: Vec<(String, DVector<T>)> = centres(sphere, &s.small_radius, s.design)?
             .into_iter()
@@ -1154,15 +1246,11 @@ impl<T: Scalar> Adapter<T> for CubicAdapter<T> {
     }
 
     fn report(&self, est: &CubicEstimate<T>, truth: Option<&CubicMetric<T>>) -> Report {
-        let q = self.cubic.sphere().dim();
         let mut details = Map::new();
         details.insert("queries".into(), est.queries.into());
         details.insert("singular_value_gap".into(), f(&est.gap).into());
         details.insert("lpmes".into(), est.observations.len().into());
         Report {
-            elicited: json!({ "a": vec_json(&est.a), "B": mat_json(&est.b), "C": tensor_json(q, &est.c, false) }),
-            elicited_exact: json!({ "a": vec_exact(&est.a), "B": mat_exact(&est.b), "C": tensor_json(q, &est.c, true) }),
-            words: format!("{} + cubic terms (see C)", words_quadratic(&est.a, &est.b)),
             consistent: Value::from(
                 est.observations
                     .iter()
@@ -1170,12 +1258,8 @@ impl<T: Scalar> Adapter<T> for CubicAdapter<T> {
                     .collect::<Vec<Value>>(),
             ),
             warnings: est.warnings.clone(),
-            truth: truth.map(|t| json!({ "a": vec_json(t.a()), "B": mat_json(t.b()), "C": tensor_json(q, t.c(), false) })),
-            error: truth.map(|t| {
-                let (ea, eb, ec) = t.errors(&est.a, &est.b, &est.c);
-                f(&ea).max(f(&eb)).max(f(&ec))
-            }),
             details,
+            ..cubic_report(&est.a, &est.b, &est.c, truth)
         }
     }
 
@@ -1199,21 +1283,15 @@ impl<T: Scalar> Adapter<T> for CubicAdapter<T> {
     }
 
     fn summary(&self, est: &CubicEstimate<T>, names: &Names) -> Option<Summary> {
-        // The gradient at the centre: a + B c + (C contracted twice with c)/2.
-        let c = self.cubic.sphere().center().clone();
-        let q = c.len();
-        let mut g = &est.a + &est.b * &c;
-        for i in 0..q {
-            let mut extra = T::int(0);
-            for j in 0..q {
-                for l in 0..q {
-                    extra += est.c[(i * q + j) * q + l].clone() * c[j].clone() * c[l].clone();
-                }
-            }
-            g[i] += extra / T::int(2);
-        }
         Some(Summary {
-            sentence: gradient_sentence(names, self.rates, &f64s(&g)),
+            sentence: cubic_sentence(
+                names,
+                self.rates,
+                self.cubic.sphere().center(),
+                &est.a,
+                &est.b,
+                &est.c,
+            ),
             undetermined: Vec::new(),
             picture: None,
         })
@@ -1261,7 +1339,7 @@ pub fn rank_qpme(p: &Parameters<'_>) -> Result<RankMetric> {
 /// `cubic`'s result (`{"a": [q], "B": [q rows], "C": [q matrices q × q]}`)
 /// as a [`CubicMetric`] (as given) on the diagonal rates, as QPME's, or
 /// the off-diagonal ones with `"rates": "off-diagonal"`.
-fn rank_cubic(p: &Parameters<'_>) -> Result<RankMetric> {
+pub fn rank_cubic(p: &Parameters<'_>) -> Result<RankMetric> {
     let a = p.numbers(p.get(&["a"])?, "a")?;
     let q = a.len();
     let b = p.matrix(p.get(&["B", "b"])?, "B")?;
@@ -1284,7 +1362,7 @@ fn rank_cubic(p: &Parameters<'_>) -> Result<RankMetric> {
 /// "lambda": λ}`) as a [`FairQuadraticMetric`] (as given) in diagonal
 /// rates (000 Def. 4), or general ones with `"rates": "general"`;
 /// 0 ≤ λ ≤ 1.
-fn rank_fair_qpme(p: &Parameters<'_>) -> Result<RankMetric> {
+pub fn rank_fair_qpme(p: &Parameters<'_>) -> Result<RankMetric> {
     let a = p.numbers(p.get(&["a"])?, "a")?;
     let b = p.matrices(p.get(&["B", "b"])?, "B")?;
     let lambda = p.number(p.get(&["lambda"])?, "lambda")?;

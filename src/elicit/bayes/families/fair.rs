@@ -438,6 +438,11 @@ impl<T: Scalar> FairQpme<T> {
         }
     }
 
+    /// The groups (their rates and common query sphere).
+    pub fn groups(&self) -> &Groups<T> {
+        &self.ball.groups
+    }
+
     fn blocks(&self) -> usize {
         let m = self.ball.m();
         m * (m - 1) / 2

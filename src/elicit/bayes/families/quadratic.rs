@@ -386,6 +386,11 @@ impl<T: Scalar> Cubic<T> {
         }
     }
 
+    /// The query sphere.
+    pub fn sphere(&self) -> &Sphere<T> {
+        &self.ball.sphere
+    }
+
     fn quad(&self) -> usize {
         let q = self.ball.q();
         q + q * (q + 1) / 2
