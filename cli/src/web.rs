@@ -71,6 +71,11 @@ impl From<Error> for Refused {
     fn from(e: Error) -> Self {
         let status = match e.root_cause() {
             Error::InvalidArgument { .. } => 409,
+            // The answers leave no metric the procedure can compute (a
+            // search's estimate from answers no metric of its family
+            // gives): the request was understood, its content cannot be
+            // processed; not a failure of the server.
+            Error::IllConditioned { .. } | Error::Assumption { .. } => 422,
             _ => 500,
         };
         Refused(status, e.to_string())

@@ -786,3 +786,38 @@ fn questions_per_procedure_through_the_page() {
     eprintln!("{table}");
 }
 
+/// Answers from which the procedure can compute no metric (the papers'
+/// fair QPME search, answered "A" every time: its last QPME has no linear
+/// part) are refused as unprocessable (HTTP 422) with the procedure's
+/// message, not as a failure of the server; the answers stay recorded.
+#[test]
+fn answers_that_give_no_metric_are_unprocessable() {
+    let text = std::fs::read_to_string(specs().join("fair-qpme-ask.toml"))
+        .unwrap()
+        .replace("epsilon = 0.05", "engine = \"search\"\nepsilon = 0.05");
+    let spec = tmp("no-metric.toml");
+    std::fs::write(&spec, text).unwrap();
+    let transcript = tmp("no-metric.jsonl");
+    let _ = std::fs::remove_file(&transcript);
+    let server = start(&spec, &transcript, 0);
+    let mut state = server.state();
+    let mut answered = 0;
+    let (status, body) = loop {
+        assert!(answered < 5000, "no end after {answered} answers");
+        assert!(state["result"].is_null(), "a result: {state}");
+        let q = &state["question"];
+        let (status, body) = server.post(
+            "api/answer",
+            &json!({"number": q["number"], "choice": "a", "ms": 500}),
+        );
+        if status != 200 {
+            break (status, body);
+        }
+        answered += 1;
+        state = serde_json::from_str(&body).unwrap();
+    };
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("ill-conditioned"), "{body}");
+    let recorded = std::fs::read_to_string(&transcript).unwrap();
+    assert!(recorded.lines().count() > answered, "{recorded}");
+}
