@@ -34,23 +34,28 @@
 
 use super::shard::sharded_map;
 use super::{Job, Layout, Row, Rows};
-use metric_elicitation::elicit::bayes::families::{BinaryLpm, Dlpm, Fpme, Qpme, SphereLpme};
+use metric_elicitation::elicit::bayes::families::{
+    BinaryLpm, Dlpm, FairQpme, Fpme, Qpme, SphereLpme,
+};
 use metric_elicitation::elicit::bayes::{
     draw_prior, elicit, information_bound, AnswerModel, BayesSettings, Family,
 };
 use metric_elicitation::elicit::binary::{elicit_lpm, Monotonicity};
+use metric_elicitation::elicit::fair_qpme::{fair_qpme, FairSettings, RestrictedFair};
 use metric_elicitation::elicit::fpme::{fpme, FpmeSettings};
 use metric_elicitation::elicit::lpme::{lpme, LpmeSettings};
 use metric_elicitation::elicit::multiclass::{elicit_dlpm, DlpmSettings};
-use metric_elicitation::elicit::qpme::{check_metric, qpme, Design, Estimator, QpmeSettings};
+use metric_elicitation::elicit::qpme::{
+    check_field, check_metric, qpme, Design, Estimator, QpmeSettings,
+};
 use metric_elicitation::elicit::ratios::Reference;
 use metric_elicitation::elicit::Search;
 use metric_elicitation::error::{Error, Result};
-use metric_elicitation::geometry::groups::Groups;
+use metric_elicitation::geometry::groups::{Groups, Partitions, Rates};
 use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::metric::binary::Lpm;
 use metric_elicitation::metric::fair::FairMetric;
-use metric_elicitation::metric::quadratic::QuadraticMetric;
+use metric_elicitation::metric::quadratic::{FairQuadraticMetric, QuadraticMetric};
 use metric_elicitation::oracle::{BradleyTerry, Counted, Metric, Mistakes, Oracle, Simulated};
 use metric_elicitation::population::{LogisticMulticlass, LogisticUniform};
 use metric_elicitation::scalar::Scalar;
@@ -61,12 +66,13 @@ use std::time::Instant;
 
 /// The noise jobs' ids; all run only when `--only` names them (`--only
 /// noise` selects them all).
-pub const ON_REQUEST: [&str; 5] = [
+pub const ON_REQUEST: [&str; 6] = [
     "noise-binary",
     "noise-dlpm",
     "noise-lpme",
     "noise-fpme",
     "noise-qpme",
+    "noise-fair-qpme",
 ];
 
 /// The tolerances of every job.
@@ -174,6 +180,12 @@ pub enum Case {
     /// design assumptions (000's `check_metric` for the joint fit with
     /// small spheres of radius 1/200, the 000 reproduction's ϱ).
     Qpme(usize),
+    /// Fair QPME (000 Def. 4) with two groups and two classes in diagonal
+    /// rates (group shares per class 0.5/0.4, as FPME's), query radius
+    /// 0.2, the metric drawn from the engine's prior and redrawn until it
+    /// meets the search's assumptions (000 Alg. 4's fields for every set
+    /// of moving groups, small spheres of radius 1/200).
+    FairQpme,
 }
 
 impl Case {
@@ -185,6 +197,7 @@ impl Case {
             Case::Lpme(q) => format!("LPME q = {q}"),
             Case::Fpme(m) => format!("FPME (m, k) = ({m}, 2)"),
             Case::Qpme(q) => format!("QPME q = {q}"),
+            Case::FairQpme => "fair QPME (m, k) = (2, 2)".into(),
         }
     }
 
@@ -196,6 +209,9 @@ impl Case {
             Case::Lpme(_) => "search (001 Alg. 2, one cycle, bisection)",
             Case::Fpme(_) => "search (001 Alg. 1, efficient: one cycle, golden, least squares)",
             Case::Qpme(_) => "search (000 Alg. 1, efficient: golden LPMEs in windows, joint fit)",
+            Case::FairQpme => {
+                "search (000 Alg. 4, efficient: golden LPMEs, joint fit, a from the first LPME)"
+            }
         }
     }
 }
@@ -478,22 +494,20 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
                 (r, c.queries())
             })?;
             let seconds = start.elapsed().as_secs_f64();
-            let Ok(est) = est else {
-                out.push(refused(asked, seconds));
-                return Ok(out);
-            };
             // The search's estimate in the engine's parameters (a metric of
             // the family only when its b's are not all zero).
-            let error = FairMetric::normalized(est.a.clone(), est.b.clone(), est.lambda.clone())
-                .and_then(|m| family.parameters(&m))
-                .map(|hat| family_error(&family, theta.as_slice(), hat.as_slice()));
-            out.push(Outcome {
-                error: error.as_ref().map_or(f64::INFINITY, |e| *e),
-                radius: None,
-                questions: est.queries.total(),
-                flagged: !est.warnings.is_empty() || error.is_err(),
+            out.push(searched(
+                est,
+                asked,
                 seconds,
-            });
+                |est| {
+                    let hat =
+                        FairMetric::normalized(est.a.clone(), est.b.clone(), est.lambda.clone())
+                            .and_then(|m| family.parameters(&m));
+                    (hat, est.queries.total(), !est.warnings.is_empty())
+                },
+                |hat| family_error(&family, theta.as_slice(), hat.as_slice()),
+            ));
             Ok(out)
         }
         Case::Qpme(q) => {
@@ -516,23 +530,96 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
                 (r, c.queries())
             })?;
             let seconds = start.elapsed().as_secs_f64();
-            let Ok(est) = est else {
-                out.push(refused(asked, seconds));
-                return Ok(out);
-            };
-            let error = QuadraticMetric::new(est.a.clone(), est.b.clone())
-                .and_then(|m| family.parameters(&m))
-                .map(|hat| family_error(&family, theta.as_slice(), hat.as_slice()));
-            out.push(Outcome {
-                error: error.as_ref().map_or(f64::INFINITY, |e| *e),
-                radius: None,
-                questions: est.queries,
-                flagged: !est.warnings.is_empty() || error.is_err(),
+            out.push(searched(
+                est,
+                asked,
                 seconds,
-            });
+                |est| {
+                    let hat = QuadraticMetric::new(est.a.clone(), est.b.clone())
+                        .and_then(|m| family.parameters(&m));
+                    (hat, est.queries, !est.warnings.is_empty())
+                },
+                |hat| family_error(&family, theta.as_slice(), hat.as_slice()),
+            ));
+            Ok(out)
+        }
+        Case::FairQpme => {
+            let t = vec![
+                vec![T::ratio(1, 2), T::ratio(2, 5)],
+                vec![T::ratio(1, 2), T::ratio(3, 5)],
+            ];
+            let groups = Groups::with_rates(2, t, Some(T::ratio(1, 5)), Rates::Diagonal)?;
+            let family = FairQpme::new(groups.clone());
+            let small = T::ratio(1, 200);
+            let design = Design::new(groups.sphere().clone(), small.clone())?;
+            let (theta, metric) = admissible_fair(&family, &groups, &design, seed)?;
+            let truth = metric.bind(&groups)?;
+            let mut out = engines(&family, person, eps, seed, &theta, &truth)?;
+            let start = Instant::now();
+            // As QPME's: ε·ϱ per angle to aim at ε in the metric.
+            let fine = Tolerance::new(T::from_f64_exact(eps) * small.clone())?;
+            let settings = FairSettings {
+                qpme: QpmeSettings {
+                    window: None,
+                    ..QpmeSettings::efficient(fine, small)
+                },
+                origin_from_a: true,
+            };
+            let (est, asked) = person.answer(truth, person_seed, |o| {
+                let mut c = Counted::new(o);
+                let r = fair_qpme(&groups, &mut c, &settings);
+                (r, c.queries())
+            })?;
+            let seconds = start.elapsed().as_secs_f64();
+            out.push(searched(
+                est,
+                asked,
+                seconds,
+                |est| {
+                    let hat = FairQuadraticMetric::new(
+                        est.a.clone(),
+                        est.b.clone(),
+                        est.lambda.clone(),
+                        Rates::Diagonal,
+                    )
+                    .and_then(|m| family.parameters(&m));
+                    (hat, est.queries, !est.warnings.is_empty())
+                },
+                |hat| family_error(&family, theta.as_slice(), hat.as_slice()),
+            ));
             Ok(out)
         }
     }
+}
+
+/// A fair quadratic metric from the engine's prior (seeded by `seed`,
+/// redrawn with the next seeds) that meets 000 Alg. 4's assumptions for
+/// every set of moving groups, as the `fair-qpme` spec checks them.
+fn admissible_fair<T: Scalar>(
+    family: &FairQpme<T>,
+    groups: &Groups<T>,
+    design: &Design<T>,
+    seed: u64,
+) -> Result<(DVector<T>, FairQuadraticMetric<T>)> {
+    let all: Vec<usize> = (0..groups.groups()).collect();
+    let parts = Partitions::<T>::new(groups.groups())?;
+    for i in 0..1000u64 {
+        let theta = draw::<T, _>(
+            family,
+            seed.wrapping_add(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+        )?;
+        let metric = family.metric(theta.as_slice())?;
+        let fits = std::iter::once(&all)
+            .chain(parts.sets())
+            .all(|sigma| check_field(&RestrictedFair::new(&metric, groups, sigma), design).is_ok());
+        if fits {
+            return Ok((theta, metric));
+        }
+    }
+    Err(Error::invalid(
+        "noise",
+        format!("no admissible fair quadratic metric in 1000 draws from seed {seed}"),
+    ))
 }
 
 /// A quadratic metric from the engine's prior (seeded by `seed`, redrawn
@@ -560,6 +647,31 @@ fn admissible_quadratic<T: Scalar>(
     ))
 }
 
+/// The search's outcome from its result: refused on an error; else its
+/// estimate read as the engine's parameters (`read`: the parameters, or
+/// why the estimate is no metric of the family, its questions and whether
+/// it warned), its error in the family's measure (`error`; infinite and
+/// flagged when the estimate is no metric of the family).
+fn searched<E, P>(
+    est: Result<E>,
+    asked: usize,
+    seconds: f64,
+    read: impl FnOnce(&E) -> (Result<P>, usize, bool),
+    error: impl FnOnce(&P) -> f64,
+) -> Outcome {
+    let Ok(est) = est else {
+        return refused(asked, seconds);
+    };
+    let (hat, questions, warned) = read(&est);
+    Outcome {
+        error: hat.as_ref().map_or(f64::INFINITY, error),
+        radius: None,
+        questions,
+        flagged: warned || hat.is_err(),
+        seconds,
+    }
+}
+
 /// A search that refused (an error such as FPME's ill-conditioned
 /// reconstruction): flagged, with no estimate (error infinite).
 fn refused(questions: usize, seconds: f64) -> Outcome {
@@ -582,6 +694,8 @@ fn free(case: Case) -> usize {
         // with P pairs of groups.
         Case::Fpme(m) => 2 * (m * (m - 1) / 2) + 1,
         Case::Qpme(q) => q + q * (q + 1) / 2 - 1,
+        // a and one B block (q = 2): 2 + 3 − 1.
+        Case::FairQpme => 4,
     }
 }
 
@@ -754,7 +868,7 @@ const EXPLAIN: &str = include_str!("../../text/noise-explain.md");
 pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
     let (trials, seed) = (o.trials, o.seed);
     let requested = |id: &str| o.only.iter().any(|f| id.starts_with(f.as_str()));
-    let cases: [(&'static str, &'static str, Vec<Case>); 5] = [
+    let cases: [(&'static str, &'static str, Vec<Case>); 6] = [
         (
             ON_REQUEST[0],
             "Issue #28: binary LPM behind people who err, Bayesian engine vs 003's search",
@@ -779,6 +893,11 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
             ON_REQUEST[4],
             "Issue #28: QPME q = 2, 3 behind people who err, Bayesian engine vs 000's search",
             vec![Case::Qpme(2), Case::Qpme(3)],
+        ),
+        (
+            ON_REQUEST[5],
+            "Issue #28: fair QPME (m, k) = (2, 2) behind people who err, Bayesian engine vs 000's search",
+            vec![Case::FairQpme],
         ),
     ];
     cases
@@ -805,6 +924,7 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
                         "noise-dlpm" => "fig-noise-dlpm.svg",
                         "noise-lpme" => "fig-noise-lpme.svg",
                         "noise-qpme" => "fig-noise-qpme.svg",
+                        "noise-fair-qpme" => "fig-noise-fair-qpme.svg",
                         _ => "fig-noise-fpme.svg",
                     },
                     draw: super::plots::noise_figure,
@@ -864,7 +984,7 @@ mod tests {
     fn the_searches_are_measured_in_the_engine_s_parameters() {
         // Exact answers: the engine and the search within ε of the truth in
         // the same measure (a wrong convention would put them far apart).
-        for case in [Case::Fpme(2), Case::Dlpm(3), Case::Qpme(2)] {
+        for case in [Case::Fpme(2), Case::Dlpm(3), Case::Qpme(2), Case::FairQpme] {
             let rows = rows::<f64>("noise", case, &[Person::Exact], &[0.05], 3, 11).unwrap();
             assert_eq!(rows.len(), 4);
             for r in &rows {

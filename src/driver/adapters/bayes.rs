@@ -801,6 +801,26 @@ pub struct BayesQpmeFields {
 /// The spec's own fields of `qpme` and `cubic` with `engine = "bayes"`.
 pub type BayesCubicFields = BayesQpmeFields;
 
+/// What the Bayesian qpme and cubic read from their spec: the engine's
+/// settings, the `sphere` population's query sphere and how its rates are
+/// shown (checked against the sphere's dimension).
+///
+/// # Errors
+/// As [`EngineFields::settings`], [`build::sphere_population`] and
+/// [`view::rate_labels`].
+fn ball<T: Scalar>(
+    fields: &BayesQpmeFields,
+    search: Search<T>,
+    population: &PopulationSpec,
+    procedure: &str,
+) -> Result<(BayesSettings<T>, Sphere<T>, Rates)> {
+    let settings = fields.settings(search)?;
+    let sphere = build::sphere_population::<T>(population, procedure)?;
+    let rates = fields.rates.unwrap_or(Rates::Diagonal);
+    view::rate_labels(sphere.dim(), rates)?;
+    Ok((settings, sphere, rates))
+}
+
 /// `qpme` with `engine = "bayes"`: [`Bayes`] over [`families::Qpme`] (000
 /// Def. 3's quadratic metric a·r + ½ rᵀBr, any signs) on the spec's
 /// `sphere` population. Every question is a pair c ± s·u symmetric about
@@ -843,10 +863,7 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
         search: Search<T>,
         population: &PopulationSpec,
     ) -> Result<Self> {
-        let settings = fields.settings(search)?;
-        let sphere = build::sphere_population::<T>(population, "qpme")?;
-        let rates = fields.rates.unwrap_or(Rates::Diagonal);
-        view::rate_labels(sphere.dim(), rates)?;
+        let (settings, sphere, rates) = ball(&fields, search, population, "qpme")?;
         Ok(BayesQpmeAdapter {
             algorithm: Bayes::new(families::Qpme::new(sphere), settings),
             rates,
@@ -1284,10 +1301,7 @@ impl<T: Scalar> Adapter<T> for BayesCubicAdapter<T> {
         search: Search<T>,
         population: &PopulationSpec,
     ) -> Result<Self> {
-        let settings = fields.settings(search)?;
-        let sphere = build::sphere_population::<T>(population, "cubic")?;
-        let rates = fields.rates.unwrap_or(Rates::Diagonal);
-        view::rate_labels(sphere.dim(), rates)?;
+        let (settings, sphere, rates) = ball(&fields, search, population, "cubic")?;
         Ok(BayesCubicAdapter {
             algorithm: Bayes::new(families::Cubic::new(sphere), settings),
             rates,
