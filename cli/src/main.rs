@@ -119,7 +119,7 @@ enum Command {
         /// The port of --web (default: a free one).
         #[arg(long, default_value_t = 0)]
         port: u16,
-        /// Check questions asked after the elicitation (random pairs of the classifiers shown).
+        /// Check questions asked after the elicitation (random pairs of the classifiers shown): at least this many, up to 3 times as many while their answers decide nothing.
         #[arg(long, default_value_t = metric_elicitation::driver::interview::DEFAULT_CHECKS)]
         checks: usize,
         /// Exit 0 even when the answers leave the metric undetermined (exit status 3 otherwise).

@@ -552,7 +552,10 @@ fn killed_server_resumes_and_answers_once() {
         .as_str()
         .unwrap()
         .contains("missed cancer"));
-    assert_eq!(result["checks"]["asked"], 3);
+    // At least the 3 asked for, more while their answers decide nothing
+    // (0 disagreements of 3 cannot yet tell the person from a coin).
+    let asked = result["checks"]["asked"].as_u64().unwrap();
+    assert!((3..=9).contains(&asked), "{result}");
     assert!(
         result["checks"]["disagree"].as_u64().unwrap() <= 1,
         "{result}"

@@ -606,3 +606,22 @@ mod faces_on_use {
         assert!(r.iter().all(|v| v.is_finite()));
     }
 }
+
+/// The check questions' sequential rule: after the minimum they continue
+/// while their answers decide nothing (the disagreement rate's 95 % Wilson
+/// interval neither above 0.2 nor below 1/2).
+#[test]
+fn check_answers_are_undecided_while_their_interval_straddles() {
+    use metric_elicitation::driver::interview::undecided;
+    // 0 of 5: better than a coin (upper end 0.43); 0 of 3 cannot tell yet.
+    assert!(!undecided(0, 5));
+    assert!(undecided(0, 3));
+    // 1 of 5 and 2 of 8: neither; 1 of 8: below 1/2 (upper end 0.47).
+    assert!(undecided(1, 5));
+    assert!(undecided(2, 8));
+    assert!(!undecided(1, 8));
+    // 3 of 5: contradictory (lower end 0.23).
+    assert!(!undecided(3, 5));
+    // Nothing judged: more checks would not decide it either.
+    assert!(!undecided(0, 0));
+}

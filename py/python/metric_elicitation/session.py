@@ -104,8 +104,9 @@ class Session:
     :meth:`answer` returns, and a new ``Session`` on the same file resumes
     where the last one stopped (even after the interpreter was killed).
     ``person=True`` (the default) adds what a person's interview adds:
-    pairs that look the same are answered "can't tell" for them, and five
-    check questions follow the elicitation.
+    pairs that look the same are answered "can't tell" for them, and at
+    least five check questions follow the elicitation (up to fifteen while
+    their answers cannot yet tell the person from a coin).
 
     >>> s = Session({"procedure": "binary-lpm", "epsilon": 0.05,
     ...              "population": {"kind": "synthetic-003"},
