@@ -230,7 +230,11 @@ async function call(method, path, body) {
   }
   const response = await fetch(path, init);
   const json = await response.json();
-  if (!response.ok) throw new Error(json.error || `HTTP ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(json.error || `HTTP ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
   return json;
 }
 
@@ -238,7 +242,13 @@ async function load() {
   try {
     render(await call("GET", "api/state"));
   } catch (e) {
-    showError(`The server did not answer (${e.message}). If it was stopped, start it again and open the new address.`);
+    if (e.status) {
+      // The server answered: the answers so far give no result (422) or
+      // the request was refused; undoing the last answer is the way on.
+      showError(`${e.message}. Undo the last answer (U) to answer it differently.`);
+    } else {
+      showError(`The server did not answer (${e.message}). If it was stopped, start it again and open the new address.`);
+    }
   }
 }
 

@@ -150,12 +150,13 @@ pub const DEFAULT_CHECKS: usize = 5;
 
 /// The most check questions, as a multiple of [`Options::checks`]: after
 /// the minimum, checks continue while their answers are [`undecided`].
-/// Simulated (judged answers disagreeing independently, the rule below,
-/// 20 000 runs each): a person answering at random, who disagrees with the
-/// elicited metric one time in two, is called contradictory in 84 % of
-/// sessions after 7.7 checks on average (with exactly 5 checks: 50 %); a
-/// person disagreeing one time in ten in 1.0 % after 6.9 (5 checks:
-/// 0.8 %); one time in five in 10.5 % after 8.8 (5 checks: 5.7 %).
+/// Computed exactly for the rule below (every check answer judged, each
+/// disagreeing independently): a person answering at random, who
+/// disagrees with the elicited metric one time in two, is called
+/// contradictory in 83 % of sessions after 7.7 checks on average (with
+/// exactly 5 checks: 50 %); a person disagreeing one time in ten in 1.2 %
+/// after 6.9 (5 checks: 0.9 %); one time in five in 10.5 % after 8.8
+/// (5 checks: 5.8 %).
 pub const MORE_CHECKS: usize = 3;
 
 /// Whether the check answers judged so far (`disagree` of `judged`)
@@ -287,7 +288,8 @@ pub fn replay_person(spec: &Spec, path: &Path, records: Vec<Record>) -> Result<V
 /// end) that says the elicited metric is not the person's: twice the one
 /// answer in ten of the published user study. A person erring one answer
 /// in ten against the right metric is flagged at 3 or more disagreements
-/// of 5 check questions, with probability 0.009.
+/// of 5 check questions, with probability 0.009 (0.012 with the checks
+/// that follow while undecided, [`MORE_CHECKS`]).
 pub const CHECKS_CONTRADICT: f64 = 0.2;
 
 /// The check questions contradict the elicited metric: a `contradictory`
@@ -369,7 +371,18 @@ fn finish(
     if let Some(task) = spec.task.as_ref().and_then(|t| t.description.clone()) {
         map.insert("task".into(), json!(task));
     }
-    // Check questions against the elicited metric.
+    // Check questions against the elicited metric: every recorded check
+    // is a planned pair.
+    if checks.len() > conducted.plan.len() {
+        return Err(Error::MalformedTranscript {
+            line: answers.len() + 1 + conducted.plan.len() + 1,
+            reason: format!(
+                "{} check answers where this spec and these answers plan {} check pairs",
+                checks.len(),
+                conducted.plan.len()
+            ),
+        });
+    }
     let (mut agree, mut disagree, mut ties, mut unjudged) = (0usize, 0usize, 0usize, 0usize);
     for (c, planned) in checks.iter().zip(&conducted.plan) {
         if planned.first != c.first || planned.second != c.second {

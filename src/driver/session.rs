@@ -1221,10 +1221,17 @@ fn explained<Q, M: crate::oracle::Metric<Q>>(
 /// The two points of a question.
 type Pair<T, P> = (Point<T, P>, Point<T, P>);
 
+/// The most draws of a check plan, the same for every plan length (a
+/// limit that grew with the count would let a longer plan, as an
+/// interview asks for, hold pairs a replay's shorter one misses):
+/// 200 per check at 3 × 5 checks.
+const PLAN_ATTEMPTS: usize = 3000;
+
 /// Up to `count` check pairs: random pairs of classifiers shown in
 /// different questions, that a person can tell apart and was not asked;
-/// drawn from the spec's seed, so that a resumed interview and a replay
-/// plan the same pairs (the first n of a longer plan are a shorter plan).
+/// drawn from the spec's seed within [`PLAN_ATTEMPTS`] draws whatever
+/// `count` is, so that a resumed interview and a replay plan the same
+/// pairs (the first n of a longer plan are exactly a shorter plan).
 fn plan_checks<T: Scalar, P: Adapter<T>>(
     prepared: &Prepared<T, P>,
     spec: &Spec,
@@ -1256,7 +1263,7 @@ where
         .map(|(x, y)| (x.coords(), y.coords()))
         .collect();
     let mut attempts = 0;
-    while plan.len() < count && attempts < 200 * count.max(1) {
+    while plan.len() < count && attempts < PLAN_ATTEMPTS {
         attempts += 1;
         let (x, y) = (pick(&mut rng), pick(&mut rng));
         let (cx, cy) = (x.coords(), y.coords());

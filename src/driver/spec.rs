@@ -449,7 +449,8 @@ pub enum PopulationSpec {
         group_bins: Option<Vec<f64>>,
         /// Where the query sphere found in the data is centred (`accurate`,
         /// the default, or `uniform`, the papers' o), for lpm, lpme and the
-        /// Bayesian fpme (the fair procedures' searches keep o).
+        /// Bayesian fpme and fair-qpme in general rates (the fair
+        /// procedures' searches keep o).
         #[serde(default)]
         query_center: QueryCenter,
     },
