@@ -56,7 +56,9 @@ use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::metric::binary::Lpm;
 use metric_elicitation::metric::fair::FairMetric;
 use metric_elicitation::metric::quadratic::{FairQuadraticMetric, QuadraticMetric};
-use metric_elicitation::oracle::{BradleyTerry, Counted, Metric, Mistakes, Oracle, Simulated};
+use metric_elicitation::oracle::{
+    BradleyTerry, Counted, Metric, Mistakes, Oracle, QueryPoint, Simulated,
+};
 use metric_elicitation::population::{LogisticMulticlass, LogisticUniform};
 use metric_elicitation::scalar::Scalar;
 use metric_elicitation::search::{Strategy, Tolerance};
@@ -129,6 +131,29 @@ impl Person {
                 tau: T::from_f64_exact(*tau),
             },
         }
+    }
+
+    /// Runs a search `f` behind this person answering by `metric`, seeded,
+    /// counting its questions and timing it: (its result, the questions
+    /// asked, seconds).
+    fn search<Q, M, E>(
+        &self,
+        metric: M,
+        seed: u64,
+        f: impl FnOnce(&mut Counted<&mut dyn Oracle<Q>>) -> Result<E>,
+    ) -> Result<(Result<E>, usize, f64)>
+    where
+        Q: QueryPoint + PartialEq + ?Sized,
+        M: Metric<Q>,
+        M::Value: Scalar,
+    {
+        let start = Instant::now();
+        let (r, asked) = self.answer(metric, seed, |o| {
+            let mut c = Counted::new(o);
+            let r = f(&mut c);
+            (r, c.queries())
+        })?;
+        Ok((r, asked, start.elapsed().as_secs_f64()))
     }
 
     /// Runs `f` with this person answering by `metric`, seeded.
@@ -378,19 +403,15 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
             let lpm = |t: &DVector<T>| Lpm::new(t[0].clone(), t[1].clone(), T::int(0));
             let truth = lpm(&theta)?;
             let mut out = engines(&family, person, eps, seed, &theta, &truth)?;
-            let start = Instant::now();
-            let (est, asked) = person.answer(truth.clone(), person_seed, |o| {
-                let mut c = Counted::new(o);
-                let r = elicit_lpm(
+            let (est, asked, seconds) = person.search(truth.clone(), person_seed, |c| {
+                elicit_lpm(
                     &population,
-                    &mut c,
+                    c,
                     &tol,
                     Strategy::Golden,
                     Monotonicity::Unknown,
-                );
-                (r, c.queries())
+                )
             })?;
-            let seconds = start.elapsed().as_secs_f64();
             let Ok(est) = est else {
                 out.push(refused(asked, seconds));
                 return Ok(out);
@@ -419,13 +440,9 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
                 strategy: Strategy::Golden,
                 reference: Reference::Auto,
             };
-            let start = Instant::now();
-            let (est, asked) = person.answer(linear(&theta), person_seed, |o| {
-                let mut c = Counted::new(o);
-                let r = elicit_dlpm(&population, &mut c, &settings);
-                (r, c.queries())
+            let (est, asked, seconds) = person.search(linear(&theta), person_seed, |c| {
+                elicit_dlpm(&population, c, &settings)
             })?;
-            let seconds = start.elapsed().as_secs_f64();
             let Ok(est) = est else {
                 out.push(refused(asked, seconds));
                 return Ok(out);
@@ -448,13 +465,9 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
             let theta = draw::<T, _>(&family, seed)?;
             let mut out = engines(&family, person, eps, seed, &theta, &linear(&theta))?;
             let search = Search::new(T::from_f64_exact(eps), Strategy::Bisection)?;
-            let start = Instant::now();
-            let (est, asked) = person.answer(linear(&theta), person_seed, |o| {
-                let mut c = Counted::new(o);
-                let r = lpme(&sphere, &mut c, &LpmeSettings::efficient(search));
-                (r, c.queries())
+            let (est, asked, seconds) = person.search(linear(&theta), person_seed, |c| {
+                lpme(&sphere, c, &LpmeSettings::efficient(search))
             })?;
-            let seconds = start.elapsed().as_secs_f64();
             let Ok(est) = est else {
                 out.push(refused(asked, seconds));
                 return Ok(out);
@@ -487,13 +500,9 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
             let theta = draw::<T, _>(&family, seed)?;
             let truth = family.metric(theta.as_slice())?.bind(&groups)?;
             let mut out = engines(&family, person, eps, seed, &theta, &truth)?;
-            let start = Instant::now();
-            let (est, asked) = person.answer(truth, person_seed, |o| {
-                let mut c = Counted::new(o);
-                let r = fpme(&groups, &mut c, &FpmeSettings::efficient(tol));
-                (r, c.queries())
+            let (est, asked, seconds) = person.search(truth, person_seed, |c| {
+                fpme(&groups, c, &FpmeSettings::efficient(tol))
             })?;
-            let seconds = start.elapsed().as_secs_f64();
             // The search's estimate in the engine's parameters (a metric of
             // the family only when its b's are not all zero).
             out.push(searched(
@@ -519,17 +528,13 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
             let t = truth.clone();
             let value = move |r: &DVector<T>| t.value(r);
             let mut out = engines(&family, person, eps, seed, &theta, &value)?;
-            let start = Instant::now();
             // The search's ε is per angle of each LPME; a gradient's
             // direction found to δ moves B̂ by about δ·‖∇φ‖/ϱ, so the
             // search is asked for ε·ϱ to aim at ε in the metric.
             let fine = Tolerance::new(T::from_f64_exact(eps) * small.clone())?;
-            let (est, asked) = person.answer(value, person_seed, |o| {
-                let mut c = Counted::new(o);
-                let r = qpme(&sphere, &mut c, &QpmeSettings::efficient(fine, small));
-                (r, c.queries())
+            let (est, asked, seconds) = person.search(value, person_seed, |c| {
+                qpme(&sphere, c, &QpmeSettings::efficient(fine, small))
             })?;
-            let seconds = start.elapsed().as_secs_f64();
             out.push(searched(
                 est,
                 asked,
@@ -555,7 +560,6 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
             let (theta, metric) = admissible_fair(&family, &groups, &design, seed)?;
             let truth = metric.bind(&groups)?;
             let mut out = engines(&family, person, eps, seed, &theta, &truth)?;
-            let start = Instant::now();
             // As QPME's: ε·ϱ per angle to aim at ε in the metric.
             let fine = Tolerance::new(T::from_f64_exact(eps) * small.clone())?;
             let settings = FairSettings {
@@ -565,12 +569,8 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
                 },
                 origin_from_a: true,
             };
-            let (est, asked) = person.answer(truth, person_seed, |o| {
-                let mut c = Counted::new(o);
-                let r = fair_qpme(&groups, &mut c, &settings);
-                (r, c.queries())
-            })?;
-            let seconds = start.elapsed().as_secs_f64();
+            let (est, asked, seconds) =
+                person.search(truth, person_seed, |c| fair_qpme(&groups, c, &settings))?;
             out.push(searched(
                 est,
                 asked,
