@@ -69,10 +69,7 @@ impl Estimator {
     }
 }
 
-/// Below this singular-value gap σ_{n−1}/σ_n a second direction of (d, B)
-/// fits the answers about as well as the first: reported as
-/// unidentifiable (000 Q13: B ∝ d·dᵀ, linear metrics).
-pub const UNIDENTIFIABLE_GAP: i64 = 2;
+pub use super::gradient_fit::UNIDENTIFIABLE_GAP;
 
 /// Below this gap (and above [`UNIDENTIFIABLE_GAP`]) the second direction
 /// is determined only to about 1/gap of its size: reported as
@@ -357,12 +354,26 @@ pub fn exact_maximiser<T: Scalar, F: GradientField<T> + ?Sized>(
     };
     let mut u = unit(metric.gradient(c))?;
     let tol = prec::ulps::<T>(16);
+    let mut last: Option<T> = None;
     for _ in 0..4 * T::precision_bits() {
         let next = unit(metric.gradient(&(c + &u * radius.clone())))?;
-        let moved = (&next - &u).amax();
+        let step = &next - &u;
+        let moved = step.amax();
         u = next;
         if moved <= tol {
             return Ok(u);
+        }
+        // Settled at the rounding of the gradient: where ∇φ is a small
+        // difference of large terms its direction carries more than 16
+        // ulps of rounding, and the steps, once tiny, stop shrinking. (Near
+        // the fixed point the map is linear with a symmetric Jacobian on
+        // the tangent space, ϱ·P B P/‖∇φ‖, so the steps' Euclidean lengths
+        // shrink monotonically until rounding dominates.)
+        let length = step.norm();
+        if let Some(prev) = last.replace(length.clone()) {
+            if length <= prec::ill_conditioned::<T>() && length >= prev {
+                return Ok(u);
+            }
         }
     }
     Err(Error::Assumption {
