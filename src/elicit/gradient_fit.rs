@@ -30,7 +30,7 @@
 //!   ones they differ by the choice of normalization (compared in the
 //!   tests and the 000 reproduction).
 //!
-//! Both run three passes (R3): unit weights, then twice wⱼ = 1/‖Aⱼθ‖², so
+//! Both run up to three passes (R3): unit weights, then twice wⱼ = 1/‖Aⱼθ‖², so
 //! the objective becomes Σ sin²(angle error); a pass whose gap says the
 //! direction is unidentified is the last. Both report the gap σ_{n−1}/σ_n
 //! of the two smallest singular values (R4): a gap near 1 means a second
@@ -170,27 +170,42 @@ pub struct Smallest<T: Scalar> {
 
 /// Singular values (descending) and right singular vectors (the rows of
 /// Vᵀ) of `m`: the thin SVD's min(rows, columns) leading pairs, by
-/// one-sided Jacobi rotations (Hestenes; the tolerances of LAPACK's
-/// `dgesvj`, on the triangular factor of a tall matrix as its `dgejsv`
-/// does) at the working precision, so that
-/// a non-converging iteration is a typed error naming `what`.
+/// one-sided Jacobi rotations (Hestenes) at the working precision, so
+/// that a non-converging iteration is a typed error naming `what`. A tall
+/// matrix is rotated through the triangular factor of its QR
+/// decomposition (as LAPACK's `dgejsv`, without its pivoting); a pair of
+/// columns counts as orthogonal to √n·ε_mach relative to their norms, n
+/// the rows rotated (LAPACK's `dgesvj` tolerance), and a column at the
+/// rounding level of the whole matrix (norm ≤ ε_mach·‖A‖_F, this
+/// function's own rule) as a zero singular value that is not rotated.
 ///
 /// Not nalgebra's SVD: its implicit-shift iteration stops on an absolute
 /// tolerance (nalgebra issue #1172, fix pending in pull request #1590),
-/// and on these fits it lost up to 10⁷ ulps on well-conditioned 6 × 4
-/// designs (‖UΣVᵀ − A‖ against ‖A‖, 5 400 QPME designs measured) and gave
+/// and on these fits it lost up to 2.5·10⁷ ulps on the 6 × 4 designs of
+/// q = 4 (‖UΣVᵀ − A‖ against ‖A‖, entrywise, over 5 400 random QPME
+/// metrics' designs) and gave
 /// QPME fits with exact maximisers 1 000–50 000·ε_mach·condition away from
 /// the truth (16 of 45 000 random metrics). Rotating column pairs until
 /// every pair is orthogonal to √rows·ε_mach (relative to their norms)
 /// gives each singular value to a few ulps of ‖A‖ (of itself where the
 /// columns' scales are the only ill-conditioning, as in these
 /// equilibrated fits) and each vector to that over its gap. Measured on
-/// the same 300 000 random QPME metrics: none outside the exactness
-/// property's bound, the worst 28·ε_mach·condition; the q = 20 fit
+/// 300 000 random QPME metrics (q = 2..6, every shape): none outside the
+/// exactness property's bound, the worst 25·ε_mach·condition; the q = 20 fit
 /// 1.15× nalgebra's time and the whole q = 20 QPME the same time
 /// (`benches/quadratic.rs`, interleaved).
 fn right_svd<T: Scalar>(m: DMatrix<T>, what: &str) -> Result<(DVector<T>, DMatrix<T>)> {
     let (rows, n) = m.shape();
+    // Scaled to a largest entry of 1 (as nalgebra's SVD does), so that
+    // no sum of squares below overflows or underflows.
+    let mut m = m;
+    let scale = m.amax();
+    let scale = if scale > T::int(0) && scale.finite() {
+        m /= scale.clone();
+        scale
+    } else {
+        T::int(1)
+    };
     // A tall matrix is first reduced to its n × n triangular factor
     // (Householder QR, backward stable): the same singular values and
     // right vectors, with rows·n² work once instead of in every sweep.
@@ -243,7 +258,7 @@ fn right_svd<T: Scalar>(m: DMatrix<T>, what: &str) -> Result<(DVector<T>, DMatri
             detail: "the Jacobi rotations did not converge".into(),
         });
     }
-    let norms: Vec<T> = (0..n).map(|j| a.column(j).norm()).collect();
+    let norms: Vec<T> = (0..n).map(|j| a.column(j).norm() * scale.clone()).collect();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&i, &j| {
         norms[j]
@@ -297,15 +312,18 @@ fn rotate_columns<T: Scalar>(a: &mut DMatrix<T>, p: usize, q: usize, c: &T, s: &
 ///
 /// # Errors
 /// [`Error::IllConditioned`] when the SVD does not converge within its
-/// iteration limit, or `m` has fewer rows than columns.
+/// iteration limit, or `m` has fewer rows than columns or fewer than two
+/// columns.
 pub fn smallest_singular<T: Scalar>(m: DMatrix<T>) -> Result<Smallest<T>> {
     let n = m.ncols();
+    if n < 2 {
+        return Err(Error::IllConditioned {
+            what: "gradient fit".into(),
+            detail: format!("{n} unknowns: no direction to fit"),
+        });
+    }
     let (values, v_t) = right_svd(m, "singular value decomposition")?;
-
     let s = &values;
-    let mut order: Vec<usize> = (0..s.len()).collect();
-    order.sort_by(|&i, &j| s[i].partial_cmp(&s[j]).unwrap_or(std::cmp::Ordering::Equal));
-    let smallest = order[0];
     // A tall matrix has n singular values; a wide one has fewer, and its
     // null space is at least n − m dimensional: σ_n = σ_{n−1} = 0.
     if s.len() < n {
@@ -317,6 +335,9 @@ pub fn smallest_singular<T: Scalar>(m: DMatrix<T>) -> Result<Smallest<T>> {
             ),
         });
     }
+    let mut order: Vec<usize> = (0..s.len()).collect();
+    order.sort_by(|&i, &j| s[i].partial_cmp(&s[j]).unwrap_or(std::cmp::Ordering::Equal));
+    let smallest = order[0];
     Ok(Smallest {
         vector: v_t.row(smallest).transpose(),
         min: s[smallest].clone(),
@@ -409,7 +430,7 @@ fn check_obs<T: Scalar>(q: usize, obs: &[Direction<T>]) -> Result<()> {
 }
 
 /// R1–R4 for any [`GradientModel`]: the SVD of the stacked projected
-/// Jacobians, columns equilibrated, three passes (unit weights, then
+/// Jacobians, columns equilibrated, up to three passes (unit weights, then
 /// wⱼ = 1/‖Aⱼθ‖² twice). The sign makes ⟨g(θ; x₀), u₀⟩ > 0 for the first
 /// observation.
 ///
@@ -569,7 +590,7 @@ impl<T: Scalar> Regression<T> {
 }
 
 /// R1–R4 for the quadratic field d + Bx through the gradient magnitudes
-/// (see the module docs): three passes, each an SVD of a (q·N) × N matrix
+/// (see the module docs): up to three passes, each an SVD of a (q·N) × N matrix
 /// at the working precision. Returns θ = (d, vech B) as [`fit_direct`]
 /// with [`QuadraticModel`] does.
 ///

@@ -355,6 +355,7 @@ pub fn exact_maximiser<T: Scalar, F: GradientField<T> + ?Sized>(
     let mut u = unit(metric.gradient(c))?;
     let tol = prec::ulps::<T>(16);
     let mut last: Option<T> = None;
+    let mut stalled = 0;
     for _ in 0..4 * T::precision_bits() {
         let next = unit(metric.gradient(&(c + &u * radius.clone())))?;
         let step = &next - &u;
@@ -369,10 +370,17 @@ pub fn exact_maximiser<T: Scalar, F: GradientField<T> + ?Sized>(
         // the fixed point the map is linear with a symmetric Jacobian on
         // the tangent space, ϱ·P B P/‖∇φ‖, so the steps' Euclidean lengths
         // shrink monotonically until rounding dominates.)
+        // Two steps in a row that do not shrink, so that one noisy step
+        // does not end a slow contraction early.
         let length = step.norm();
         if let Some(prev) = last.replace(length.clone()) {
             if length <= prec::ill_conditioned::<T>() && length >= prev {
-                return Ok(u);
+                stalled += 1;
+                if stalled == 2 {
+                    return Ok(u);
+                }
+            } else {
+                stalled = 0;
             }
         }
     }
