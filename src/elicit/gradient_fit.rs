@@ -191,9 +191,10 @@ pub struct Smallest<T: Scalar> {
 /// columns' scales are the only ill-conditioning, as in these
 /// equilibrated fits) and each vector to that over its gap. Measured on
 /// 300 000 random QPME metrics (q = 2..6, every shape): none outside the
-/// exactness property's bound, the worst 25·ε_mach·condition; the q = 20 fit
-/// 1.15× nalgebra's time and the whole q = 20 QPME the same time
-/// (`benches/quadratic.rs`, interleaved).
+/// exactness property's bound, the worst 25·ε_mach·condition; the q = 20
+/// fit 1.24× nalgebra's time, the whole q = 20 QPME 1.01–1.04× and fair
+/// QPME (3, 3) 0.99–1.01× (`benches/quadratic.rs`, the two binaries run
+/// alternately, twice).
 fn right_svd<T: Scalar>(m: DMatrix<T>, what: &str) -> Result<(DVector<T>, DMatrix<T>)> {
     let (rows, n) = m.shape();
     // Scaled to a largest entry of 1 (as nalgebra's SVD does), so that
