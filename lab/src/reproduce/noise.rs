@@ -21,7 +21,9 @@
 //! * the papers' search (binary: golden section on the boundary, 003
 //!   Alg. 1; DLPM: 002 Alg. 1 with golden section and the automatic
 //!   reference; LPME: 001 App. A Alg. 2, one cycle of bisection; FPME:
-//!   001 Alg. 1 in its efficient setting, the spec's default).
+//!   001 Alg. 1 in its efficient setting, the spec's default; QPME and
+//!   fair QPME: 000 Alg. 1 and 4 in their efficient settings; cost/reward:
+//!   004 Alg. 1 with golden section and the automatic reference).
 //!
 //! Per setting it reports the fraction within ε of the truth (in the
 //! family's error measure), the fraction wrong without any warning
@@ -35,12 +37,13 @@
 use super::shard::sharded_map;
 use super::{Job, Layout, Row, Rows};
 use metric_elicitation::elicit::bayes::families::{
-    BinaryLpm, Dlpm, FairQpme, Fpme, Qpme, SphereLpme,
+    BinaryLpm, CostReward, Dlpm, FairQpme, Fpme, Qpme, SphereLpme,
 };
 use metric_elicitation::elicit::bayes::{
     draw_prior, elicit, information_bound, AnswerModel, BayesSettings, Family,
 };
 use metric_elicitation::elicit::binary::{elicit_lpm, Monotonicity};
+use metric_elicitation::elicit::cost_reward::{elicit_cost_reward, CostRewardSettings};
 use metric_elicitation::elicit::fair_qpme::{fair_qpme, FairSettings, RestrictedFair};
 use metric_elicitation::elicit::fpme::{fpme, FpmeSettings};
 use metric_elicitation::elicit::lpme::{lpme, LpmeSettings};
@@ -54,12 +57,13 @@ use metric_elicitation::error::{Error, Result};
 use metric_elicitation::geometry::groups::{Groups, Partitions, Rates};
 use metric_elicitation::geometry::sphere::Sphere;
 use metric_elicitation::metric::binary::Lpm;
+use metric_elicitation::metric::cost_reward::Attribute;
 use metric_elicitation::metric::fair::FairMetric;
 use metric_elicitation::metric::quadratic::{FairQuadraticMetric, QuadraticMetric};
 use metric_elicitation::oracle::{
     BradleyTerry, Counted, Metric, Mistakes, Oracle, QueryPoint, Simulated,
 };
-use metric_elicitation::population::{LogisticMulticlass, LogisticUniform};
+use metric_elicitation::population::{ExpectedMulticlass, LogisticMulticlass, LogisticUniform};
 use metric_elicitation::scalar::Scalar;
 use metric_elicitation::search::{Strategy, Tolerance};
 use nalgebra::DVector;
@@ -68,13 +72,14 @@ use std::time::Instant;
 
 /// The noise jobs' ids; all run only when `--only` names them (`--only
 /// noise` selects them all).
-pub const ON_REQUEST: [&str; 6] = [
+pub const ON_REQUEST: [&str; 7] = [
     "noise-binary",
     "noise-dlpm",
     "noise-lpme",
     "noise-fpme",
     "noise-qpme",
     "noise-fair-qpme",
+    "noise-cost-reward",
 ];
 
 /// The tolerances of every job.
@@ -211,6 +216,11 @@ pub enum Case {
     /// meets the search's assumptions (000 Alg. 4's fields for every set
     /// of moving groups, small spheres of radius 1/200).
     FairQpme,
+    /// Cost/reward (004 §2) with k classes on 004 §5's population
+    /// (`synthetic-004`: 10⁵ rows, seed 2021, expected confusions), a
+    /// reward "speed" on [0, 5] and a cost "cost" on [−0.3, 0] (004
+    /// Table 1's first row), the metric drawn from the engine's prior.
+    CostReward(usize),
 }
 
 impl Case {
@@ -223,6 +233,7 @@ impl Case {
             Case::Fpme(m) => format!("FPME (m, k) = ({m}, 2)"),
             Case::Qpme(q) => format!("QPME q = {q}"),
             Case::FairQpme => "fair QPME (m, k) = (2, 2)".into(),
+            Case::CostReward(k) => format!("cost/reward k = {k}, two attributes"),
         }
     }
 
@@ -237,6 +248,7 @@ impl Case {
             Case::FairQpme => {
                 "search (000 Alg. 4, efficient: golden LPMEs, joint fit, a from the first LPME)"
             }
+            Case::CostReward(_) => "search (004 Alg. 1, golden, reference auto)",
         }
     }
 }
@@ -589,6 +601,39 @@ pub fn trial<T: Scalar>(case: Case, person: Person, eps: f64, seed: u64) -> Resu
             ));
             Ok(out)
         }
+        Case::CostReward(k) => {
+            let population = ExpectedMulticlass::<T>::synthetic_004(k, 100_000, 2021)?;
+            let attributes = vec![
+                Attribute::reward("speed", T::int(5))?,
+                Attribute::cost("cost", T::ratio(3, 10))?,
+            ];
+            let family = CostReward::new(population, attributes.clone())?;
+            let theta = draw::<T, _>(&family, seed)?;
+            let truth = family.metric(theta.as_slice())?;
+            let mut out = engines(&family, person, eps, seed, &theta, &truth)?;
+            let settings = CostRewardSettings {
+                eps: tol,
+                strategy: Strategy::Golden,
+                reference: Reference::Auto,
+            };
+            let (est, asked, seconds) = person.search(truth, person_seed, |c| {
+                elicit_cost_reward(family.population(), &attributes, c, &settings)
+            })?;
+            out.push(searched(
+                est,
+                asked,
+                seconds,
+                |est| {
+                    // 004 Alg. 1's weights with its reference at 1; the
+                    // engine's measure wants them ℓ1-normalized.
+                    let w = est.weights();
+                    let hat = w / family.scale(w.as_slice());
+                    (Ok(hat), est.queries(), !est.warnings().is_empty())
+                },
+                |hat| family_error(&family, theta.as_slice(), hat.as_slice()),
+            ));
+            Ok(out)
+        }
     }
 }
 
@@ -696,6 +741,8 @@ fn free(case: Case) -> usize {
         Case::Qpme(q) => q + q * (q + 1) / 2 - 1,
         // a and one B block (q = 2): 2 + 3 − 1.
         Case::FairQpme => 4,
+        // k class weights and two attribute weights, ℓ1-normalized.
+        Case::CostReward(k) => k + 1,
     }
 }
 
@@ -868,7 +915,7 @@ const EXPLAIN: &str = include_str!("../../text/noise-explain.md");
 pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
     let (trials, seed) = (o.trials, o.seed);
     let requested = |id: &str| o.only.iter().any(|f| id.starts_with(f.as_str()));
-    let cases: [(&'static str, &'static str, Vec<Case>); 6] = [
+    let cases: [(&'static str, &'static str, Vec<Case>); 7] = [
         (
             ON_REQUEST[0],
             "Issue #28: binary LPM behind people who err, Bayesian engine vs 003's search",
@@ -899,6 +946,11 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
             "Issue #28: fair QPME (m, k) = (2, 2) behind people who err, Bayesian engine vs 000's search",
             vec![Case::FairQpme],
         ),
+        (
+            ON_REQUEST[6],
+            "Issue #28: cost/reward k = 2 behind people who err, Bayesian engine vs 004's search",
+            vec![Case::CostReward(2)],
+        ),
     ];
     cases
         .into_iter()
@@ -925,6 +977,7 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
                         "noise-lpme" => "fig-noise-lpme.svg",
                         "noise-qpme" => "fig-noise-qpme.svg",
                         "noise-fair-qpme" => "fig-noise-fair-qpme.svg",
+                        "noise-cost-reward" => "fig-noise-cost-reward.svg",
                         _ => "fig-noise-fpme.svg",
                     },
                     draw: super::plots::noise_figure,
@@ -984,7 +1037,13 @@ mod tests {
     fn the_searches_are_measured_in_the_engine_s_parameters() {
         // Exact answers: the engine and the search within ε of the truth in
         // the same measure (a wrong convention would put them far apart).
-        for case in [Case::Fpme(2), Case::Dlpm(3), Case::Qpme(2), Case::FairQpme] {
+        for case in [
+            Case::Fpme(2),
+            Case::Dlpm(3),
+            Case::Qpme(2),
+            Case::FairQpme,
+            Case::CostReward(2),
+        ] {
             let rows = rows::<f64>("noise", case, &[Person::Exact], &[0.05], 3, 11).unwrap();
             assert_eq!(rows.len(), 4);
             for r in &rows {
