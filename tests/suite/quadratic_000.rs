@@ -475,6 +475,53 @@ fn fit_is_exact_where_it_once_was_not() {
     }
 }
 
+/// The fits determine θ up to sign; the sign is the one whose gradients
+/// agree with the observed directions overall (Σⱼ⟨gⱼ, uⱼ⟩ > 0), not with
+/// the first observation alone: a first direction reversed (a wrong
+/// answer, or a fitted gradient that vanishes there, where rounding chose
+/// the sign and f64 and 256-bit runs of 000-thm1 reported opposite
+/// metrics) leaves the orientation of the other five.
+#[test]
+fn the_fits_orient_by_every_observation_not_the_first() {
+    use metric_elicitation::elicit::gradient_fit::{
+        fit_direct, fit_quadratic, Direction, QuadraticModel,
+    };
+    use nalgebra::{dmatrix, dvector, DVector};
+    let d = dvector![0.6, -0.3];
+    let b = dmatrix![-1.0, 0.2; 0.2, -0.5];
+    let model = QuadraticModel { q: 2 };
+    let truth = model.join(&d, &b);
+    let truth = &truth / truth.norm();
+    let points = [
+        dvector![0.0, 0.0],
+        dvector![0.1, 0.0],
+        dvector![0.0, 0.1],
+        dvector![-0.1, 0.05],
+        dvector![0.07, -0.08],
+        dvector![-0.05, -0.1],
+    ];
+    let mut obs: Vec<Direction<f64>> = points
+        .iter()
+        .map(|x| {
+            let g: DVector<f64> = &d + &b * x;
+            Direction {
+                x: x.clone(),
+                u: &g / g.norm(),
+            }
+        })
+        .collect();
+    obs[0].u = -obs[0].u.clone();
+    for (name, theta) in [
+        ("fit_quadratic", fit_quadratic(&obs).unwrap().theta),
+        ("fit_direct", fit_direct(&model, &obs).unwrap().theta),
+    ] {
+        assert!(
+            (&theta - &truth).amax() < 1e-12,
+            "{name}: {theta} against {truth}"
+        );
+    }
+}
+
 /// The fits' SVD on matrices built to trip it: badly scaled columns, a
 /// zero column, a repeated column, entries near overflow and underflow;
 /// the smallest right singular vector is a unit vector that A maps to
