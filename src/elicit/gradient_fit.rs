@@ -416,8 +416,15 @@ fn gap<T: Scalar>(sv: &Smallest<T>) -> T {
     sv.next.clone().max(floor.clone()) / sv.min.clone().max(floor)
 }
 
+/// The reweighting passes' weights wⱼ = 1/max(‖gⱼ‖², 2⁻²⁶), normalized to
+/// mean 1 (θ has ‖θ‖₂ = 1). The floor is the same at every precision (it
+/// equals f64's √ε_mach): a floor of √ε_mach at the working precision
+/// (10⁻³⁸ at 256 bits) weighted a nearly vanishing fitted gradient
+/// (‖g₀‖² ≈ 10⁻¹⁰) differently in f64 and at 256 bits, and the next pass
+/// solved a different problem (000-thm1, q = 12 and 20, ε_Ω = 10⁻⁴:
+/// results 3·10⁻⁸ to 5·10⁻⁸ apart from identical answers).
 fn reweight<T: Scalar>(gradients: &[DVector<T>]) -> Vec<T> {
-    let floor = prec::ill_conditioned::<T>();
+    let floor = T::ratio(1, 1 << 26);
     let raw: Vec<T> = gradients
         .iter()
         .map(|g| T::int(1) / g.norm_squared().max(floor.clone()))
