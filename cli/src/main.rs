@@ -85,6 +85,12 @@ enum Command {
         /// into what a single run writes, byte for byte.
         #[arg(long, value_name = "I/N")]
         shard: Option<String>,
+        /// The noise jobs' elicitations per trial: known (the engine told
+        /// the person's model), flips (the engine's default), person (the
+        /// person model), search (the papers'); comma-separated (default:
+        /// all four). The rows kept are the same as in a run of all four.
+        #[arg(long, value_name = "LIST")]
+        engines: Option<String>,
     },
     /// Combine the parts of `reproduce --shard I/N` (folders or .cbor files) into report.md, results.json and the figures.
     Merge {
@@ -369,7 +375,12 @@ fn run(command: Command) -> Result<Outcome, Error> {
             seed,
             jobs,
             shard,
+            engines,
         } => {
+            let engines = match engines {
+                Some(list) => metric_elicitation_lab::reproduce::noise::Way::parse_list(&list)?,
+                None => metric_elicitation_lab::reproduce::noise::Way::ALL.to_vec(),
+            };
             let shard = shard
                 .as_deref()
                 .map(metric_elicitation_lab::reproduce::shard::Shard::parse)
@@ -407,8 +418,9 @@ fn run(command: Command) -> Result<Outcome, Error> {
                 search,
                 trials,
                 seed,
+                engines,
             };
-            let command = reproduce::command_line(&precision, search.name(), trials, seed);
+            let command = reproduce::command_line(&precision, &options);
             match shard {
                 Some(part) => reproduce::shard(&options, &precision, part, &out),
                 None => reproduce_at_precision(&options, &precision, &out, &command),

@@ -2,6 +2,7 @@
 //! precision and writes `report.md`, `results.json` and the SVG figures.
 
 use metric_elicitation::Error;
+use metric_elicitation_lab::reproduce::noise::Way;
 use metric_elicitation_lab::reproduce::shard::{Part, Shard};
 use metric_elicitation_lab::reproduce::{self, Options, Progress, Section};
 use std::io::IsTerminal;
@@ -66,9 +67,18 @@ fn shared(p: Progress<'_>) {
 }
 
 /// The command line a single run records in report.md (a merge writes the
-/// same).
-pub fn command_line(precision: &str, search: &str, trials: usize, seed: u64) -> String {
-    format!("elicit reproduce --precision {precision} --search {search} --trials {trials} --seed {seed}")
+/// same); `--engines` only when it selects fewer than every elicitation.
+pub fn command_line(precision: &str, o: &Options) -> String {
+    let mut line = format!(
+        "elicit reproduce --precision {precision} --search {} --trials {} --seed {}",
+        o.search.name(),
+        o.trials,
+        o.seed
+    );
+    if o.engines != Way::ALL {
+        line.push_str(&format!(" --engines {}", Way::list(&o.engines)));
+    }
+    line
 }
 
 /// `reproduce --shard I/N`: runs the part and writes `shard-I-of-N.cbor`
@@ -148,7 +158,7 @@ pub fn merge(paths: &[PathBuf], out: &Path) -> Result<(), Error> {
         }
     })?;
     let precision = &parts[0].1.precision;
-    let command = command_line(precision, o.search.name(), o.trials, o.seed);
+    let command = command_line(precision, &o);
     crate::write_reproduction(&sections, out, &command)
 }
 

@@ -254,3 +254,91 @@ fn gnu_parallel_and_the_slurm_array_script_give_the_single_run() {
     assert!(std::fs::read(dir.join("merged-gnu/results.json")).expect("merged") == results);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--engines` selects a noise job's elicitations: the rows kept, the
+/// command line naming the selection, shards of it merging into the single
+/// run, parts of another selection refused, a bad list refused naming the
+/// option.
+#[test]
+fn a_noise_job_runs_the_engines_named_and_its_shards_merge() {
+    let dir = folder("engines");
+    let base = [
+        "reproduce",
+        "--only",
+        "noise-binary",
+        "--trials",
+        "2",
+        "--jobs",
+        "1",
+    ];
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        base.iter().chain(extra).copied().collect()
+    }
+    ok(
+        &with(&base, &["--engines", "search,known", "--out", "single"]),
+        &dir,
+    );
+    let report = std::fs::read_to_string(dir.join("single/report.md")).expect("report");
+    assert!(
+        report.contains("--engines known,search"),
+        "the command line names the selection"
+    );
+    assert!(report.contains("bayes (model known)"));
+    assert!(report.contains("search (003 Alg. 1, golden)"));
+    // No row of the elicitations left out (the section's text names them).
+    assert!(!report
+        .lines()
+        .any(|l| l.starts_with('|') && (l.contains("person model") || l.contains("flips, p"))));
+    for part in ["1/2", "2/2"] {
+        ok(
+            &with(
+                &base,
+                &[
+                    "--engines",
+                    "known,search",
+                    "--shard",
+                    part,
+                    "--out",
+                    "parts",
+                ],
+            ),
+            &dir,
+        );
+    }
+    ok(&["merge", "parts", "--out", "merged"], &dir);
+    let merged = std::fs::read_to_string(dir.join("merged/report.md")).expect("merged report");
+    // Every number but the time per question (the table's last column).
+    let numbers = |r: &str| {
+        untimed(r)
+            .lines()
+            .map(
+                |l| match (l.starts_with("| "), l.trim_end_matches(" |").rfind(" | ")) {
+                    (true, Some(at)) => l[..at].to_string(),
+                    _ => l.to_string(),
+                },
+            )
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(numbers(&merged), numbers(&report));
+    ok(
+        &with(
+            &base,
+            &["--engines", "known", "--shard", "2/2", "--out", "other"],
+        ),
+        &dir,
+    );
+    let out = elicit(
+        &["merge", "parts/shard-1-of-2.cbor", "other", "--out", "m"],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--engines: known against known,search"),
+        "{}",
+        stderr(&out)
+    );
+    let out = elicit(&with(&base, &["--engines", "known,bayes"]), &dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--engines"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -172,6 +172,9 @@ pub struct Options {
     pub trials: usize,
     /// Seed of every random choice.
     pub seed: u64,
+    /// The noise jobs' elicitations per trial, in report order (every
+    /// one by default; the other jobs ignore it).
+    pub engines: Vec<noise::Way>,
 }
 
 impl Default for Options {
@@ -181,6 +184,7 @@ impl Default for Options {
             search: Strategy::Paper,
             trials: 1000,
             seed: 2019,
+            engines: noise::Way::ALL.to_vec(),
         }
     }
 }
@@ -452,6 +456,7 @@ pub fn merge_parts(
         search: first.search.parse()?,
         trials: first.trials,
         seed: first.seed,
+        engines: noise::Way::parse_list(&first.engines)?,
     };
     let bits = metric_elicitation::scalar::precision_bits(&first.precision, "precision")?;
     let mut parts: Vec<&mut shard::Part> = parts.iter_mut().map(|(_, p)| p).collect();
@@ -632,6 +637,7 @@ pub fn run_shard<T: Scalar>(
         search: o.search.name().to_string(),
         trials: o.trials,
         seed: o.seed,
+        engines: noise::Way::list(&o.engines),
         shard: part,
         jobs,
     })

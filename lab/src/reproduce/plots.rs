@@ -560,9 +560,11 @@ pub(crate) fn noise_figure(section: &Section, path: &Path) -> Result<(), String>
         .fold(1.0, f64::max)
         * 1.1;
     let root = canvas(path, (1200, 520))?;
+    // Row labels start with these (the search's names its paper).
     let engines = [
         ("bayes (model known)", BLUE),
-        ("bayes (default)", GREEN),
+        ("bayes (default: flips, p unknown)", GREEN),
+        ("bayes (person model)", MAGENTA),
         ("search", RED),
     ];
     type Reading = fn(&Row) -> Option<f64>;
@@ -595,6 +597,10 @@ pub(crate) fn noise_figure(section: &Section, path: &Path) -> Result<(), String>
                     .filter(|r| r.row.starts_with(case) && r.search.starts_with(engine))
                     .filter_map(|r| Some((r.noise.as_ref()?.p, reading(r)?)))
                     .collect();
+                if pts.is_empty() {
+                    // An elicitation `--engines` left out.
+                    continue;
+                }
                 if c == 0 {
                     chart
                         .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
@@ -614,11 +620,15 @@ pub(crate) fn noise_figure(section: &Section, path: &Path) -> Result<(), String>
         if y_desc == "median questions" {
             // The bound of each family (the same for every engine).
             for (c, case) in cases.iter().enumerate() {
-                let pts: Vec<(f64, f64)> = rows
-                    .iter()
-                    .filter(|r| r.row.starts_with(case) && r.search.starts_with("search"))
-                    .filter_map(|r| Some((r.noise.as_ref()?.p, r.bound?)))
-                    .collect();
+                // One point per setting (every engine's row has the bound).
+                let mut pts: Vec<(f64, f64)> = Vec::new();
+                for r in rows.iter().filter(|r| r.row.starts_with(case)) {
+                    if let (Some(st), Some(b)) = (r.noise.as_ref(), r.bound) {
+                        if !pts.iter().any(|&(p, _)| p == st.p) {
+                            pts.push((st.p, b));
+                        }
+                    }
+                }
                 let series = chart
                     .draw_series(LineSeries::new(pts, BLACK.stroke_width(1)))
                     .map_err(|e| e.to_string())?;
@@ -632,7 +642,19 @@ pub(crate) fn noise_figure(section: &Section, path: &Path) -> Result<(), String>
         if cases.len() > 1 {
             readings_legend(&mut chart, cases[0], &cases[1..].join(", "))?;
         }
-        legend(&mut chart)?;
+        // Where the lines are not: questions grow with p (upper left is
+        // free), the fractions sit near 1 (lower left is).
+        chart
+            .configure_series_labels()
+            .position(if y_desc == "median questions" {
+                SeriesLabelPosition::UpperLeft
+            } else {
+                SeriesLabelPosition::LowerLeft
+            })
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
     }
     root.present().map_err(|e| e.to_string())
 }

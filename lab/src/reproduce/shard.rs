@@ -147,10 +147,18 @@ pub struct Part {
     pub trials: usize,
     /// `--seed`.
     pub seed: u64,
+    /// `--engines` (the noise jobs' elicitations, comma-separated names).
+    #[serde(default = "every_engine")]
+    pub engines: String,
     /// Which part.
     pub shard: Shard,
     /// Every selected job, in run order.
     pub jobs: Vec<PartJob>,
+}
+
+/// `--engines` of a part written before the option: every elicitation.
+fn every_engine() -> String {
+    super::noise::Way::list(&super::noise::Way::ALL)
 }
 
 impl Part {
@@ -450,6 +458,13 @@ pub fn check_parts(parts: &[(String, Part)]) -> Result<&Part> {
                 "--seed",
                 part.seed.to_string(),
                 first.seed.to_string(),
+            ));
+        }
+        if part.engines != first.engines {
+            return Err(differs(
+                "--engines",
+                part.engines.clone(),
+                first.engines.clone(),
             ));
         }
         if part.shard.count != first.shard.count {
