@@ -663,19 +663,15 @@ impl<T: Scalar, M> BayesEstimate<T, M> {
 /// an oracle.
 pub struct Engine<'f, T: Scalar, F: Family<T>> {
     family: &'f F,
-    settings: BayesSettings<T>,
-    rng: ChaCha8Rng,
-    lik: Likelihood<T>,
-    particles: Particles<T>,
-    history: History<T>,
-    scale: T,
-    ties: usize,
-    diagnostics: Diagnostics,
+    state: Saved<T>,
 }
 
 impl<T: Scalar, F: Family<T>> Clone for Engine<'_, T, F> {
     fn clone(&self) -> Self {
-        Engine::restore(self.family, self.save())
+        Engine {
+            family: self.family,
+            state: self.state.clone(),
+        }
     }
 }
 
@@ -712,42 +708,44 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
         lik.draw_cells(&mut particles.state, &mut rng);
         Ok(Engine {
             family,
-            lik,
-            scale: T::int(2),
-            settings,
-            rng,
-            particles,
-            history: History::new(d),
-            ties: 0,
-            diagnostics: Diagnostics::default(),
+            state: Saved {
+                lik,
+                scale: T::int(2),
+                settings,
+                rng,
+                particles,
+                history: History::new(d),
+                ties: 0,
+                diagnostics: Diagnostics::default(),
+            },
         })
     }
 
     /// Questions answered so far.
     pub fn questions(&self) -> usize {
-        self.history.len()
+        self.state.history.len()
     }
 
     /// The settings.
     pub fn settings(&self) -> &BayesSettings<T> {
-        &self.settings
+        &self.state.settings
     }
 
     /// Sampler diagnostics so far.
     pub fn diagnostics(&self) -> Diagnostics {
-        self.diagnostics
+        self.state.diagnostics
     }
 
     /// The mistake probability used to rank questions: the known p, the
     /// posterior mean of an unknown p, 0 under Bradley–Terry (whose
     /// information is computed from τ).
     fn mistake(&self, weights: &[T]) -> T {
-        match &self.settings.answers {
+        match &self.state.settings.answers {
             AnswerModel::Mistakes { p } => p.clone(),
             AnswerModel::UnknownMistakes { .. } | AnswerModel::Person { .. } => {
                 let mut p = T::int(0);
-                for (w, s) in weights.iter().zip(&self.particles.state) {
-                    if let Some(x) = self.lik.mistake_mean(s) {
+                for (w, s) in weights.iter().zip(&self.state.particles.state) {
+                    if let Some(x) = self.state.lik.mistake_mean(s) {
                         p += &(x * w.clone());
                     }
                 }
@@ -758,21 +756,21 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     }
 
     fn estimate_of(&self, weights: &[T]) -> (DVector<T>, DVector<T>, nalgebra::DMatrix<T>) {
-        let (mean, cov) = self.particles.moments(weights);
+        let (mean, cov) = self.state.particles.moments(weights);
         let s = self.family.scale(mean.as_slice());
         let estimate = if s > T::int(0) && s.finite() {
             &mean / s
         } else {
             // No mean direction (a posterior spread all around): the
             // heaviest particle.
-            let best = (0..self.particles.n)
+            let best = (0..self.state.particles.n)
                 .max_by(|a, b| {
                     weights[*a]
                         .partial_cmp(&weights[*b])
                         .unwrap_or(std::cmp::Ordering::Equal)
                 })
                 .unwrap_or(0);
-            DVector::from_column_slice(self.particles.norm_of(best))
+            DVector::from_column_slice(self.state.particles.norm_of(best))
         };
         (estimate, mean, cov)
     }
@@ -780,25 +778,26 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     /// The posterior's summary now: estimate, credible radius, widths,
     /// mistake rate.
     pub fn summary(&self) -> Summary<T> {
-        let weights = self.particles.weights();
+        let weights = self.state.particles.weights();
         let (estimate, _, _) = self.estimate_of(&weights);
         let names = self.family.report_names().len();
         let mut report = vec![T::int(0); names];
         self.family.report(estimate.as_slice(), &mut report);
-        let mut errors = Vec::with_capacity(self.particles.n);
-        let mut gaps: Vec<Vec<T>> = vec![Vec::with_capacity(self.particles.n); names];
+        let mut errors = Vec::with_capacity(self.state.particles.n);
+        let mut gaps: Vec<Vec<T>> = vec![Vec::with_capacity(self.state.particles.n); names];
         let mut rep = vec![T::int(0); names];
-        for i in 0..self.particles.n {
-            self.family.report(self.particles.norm_of(i), &mut rep);
+        for i in 0..self.state.particles.n {
+            self.family
+                .report(self.state.particles.norm_of(i), &mut rep);
             errors.push(self.family.error(&report, &rep));
             for (g, (x, y)) in gaps.iter_mut().zip(rep.iter().zip(&report)) {
                 g.push((x.clone() - y.clone()).abs());
             }
         }
-        let level = &self.settings.level;
+        let level = &self.state.settings.level;
         let radius = quantile(&errors, &weights, level);
         let widths = gaps.iter().map(|g| quantile(g, &weights, level)).collect();
-        let mistake_rate = match &self.settings.answers {
+        let mistake_rate = match &self.state.settings.answers {
             AnswerModel::BradleyTerry { .. } => None,
             _ => Some(self.mistake(&weights)),
         };
@@ -815,26 +814,27 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     /// The estimate and its credible radius only (what the stopping rule
     /// needs; [`Engine::summary`] adds the per-parameter widths).
     pub fn radius(&self) -> T {
-        let weights = self.particles.weights();
+        let weights = self.state.particles.weights();
         let (estimate, _, _) = self.estimate_of(&weights);
         let names = self.family.report_names().len();
         let mut report = vec![T::int(0); names];
         self.family.report(estimate.as_slice(), &mut report);
         let mut rep = vec![T::int(0); names];
-        let errors: Vec<T> = (0..self.particles.n)
+        let errors: Vec<T> = (0..self.state.particles.n)
             .map(|i| {
-                self.family.report(self.particles.norm_of(i), &mut rep);
+                self.family
+                    .report(self.state.particles.norm_of(i), &mut rep);
                 self.family.error(&report, &rep)
             })
             .collect();
-        quantile(&errors, &weights, &self.settings.level)
+        quantile(&errors, &weights, &self.state.settings.level)
     }
 
     /// The next question: the best visible candidate of the family's query
     /// space, or a random visible pair when no candidate splits the
     /// posterior; `None` when no visible pair carries information.
     pub fn next_question(&mut self) -> Option<Question<T, F::Point>> {
-        let weights = self.particles.weights();
+        let weights = self.state.particles.weights();
         let (estimate, mean, cov) = self.estimate_of(&weights);
         let eig = cov.clone().symmetric_eigen();
         let mut order: Vec<usize> = (0..eig.eigenvalues.len()).collect();
@@ -850,9 +850,9 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
         let variances = order.iter().map(|k| eig.eigenvalues[*k].clone()).collect();
         let view = View {
             family: self.family,
-            d: self.particles.d,
-            n: self.particles.n,
-            norm: &self.particles.norm,
+            d: self.state.particles.d,
+            n: self.state.particles.n,
+            norm: &self.state.particles.norm,
             weights: &weights,
             mean,
             cov,
@@ -861,26 +861,27 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
             estimate,
         };
         let mistake = self.mistake(&weights);
-        let predictive: Option<Vec<_>> = match &self.settings.answers {
+        let predictive: Option<Vec<_>> = match &self.state.settings.answers {
             AnswerModel::Person { .. } => self
+                .state
                 .particles
                 .state
                 .iter()
-                .map(|s| self.lik.predictive(s))
+                .map(|s| self.state.lik.predictive(s))
                 .collect(),
             _ => None,
         };
         let predictive = predictive.as_deref();
-        let candidates = self.family.candidates(&view, &mut self.rng);
-        let model = &self.settings.answers;
-        let min_visible = &self.settings.min_visible;
+        let candidates = self.family.candidates(&view, &mut self.state.rng);
+        let model = &self.state.settings.answers;
+        let min_visible = &self.state.settings.min_visible;
         let mut best = select::choose(&view, candidates, model, &mistake, predictive, min_visible);
         let weak = best.as_ref().is_none_or(|b| {
             b.information < T::ratio(1, 20) * (T::int(1) - select::entropy(&mistake))
         });
         if weak {
             let random: Vec<_> = (0..64)
-                .filter_map(|_| self.family.random_pair(&mut self.rng))
+                .filter_map(|_| self.family.random_pair(&mut self.state.rng))
                 .collect();
             if let Some(r) = select::choose(&view, random, model, &mistake, predictive, min_visible)
             {
@@ -906,7 +907,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     /// Records the answer to any pair of points of the family's query
     /// space (e.g. a replayed transcript).
     pub fn observe_pair(&mut self, first: &F::Point, second: &F::Point, answer: Preference) {
-        let d = self.particles.d;
+        let d = self.state.particles.d;
         let (mut a, mut b) = (vec![T::int(0); d], vec![T::int(0); d]);
         self.family.features(first, &mut a);
         self.family.features(second, &mut b);
@@ -919,33 +920,35 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     }
 
     fn record(&mut self, delta: Vec<T>, answer: Preference) {
-        let width = dot_norm(&delta) * self.settings.tie_width.clone();
+        let width = dot_norm(&delta) * self.state.settings.tie_width.clone();
         if answer == Preference::Indifferent {
-            self.ties += 1;
+            self.state.ties += 1;
         }
-        self.history.deltas.extend(delta);
-        self.history.answers.push(answer);
-        self.history.widths.push(width);
-        self.lik.reserve(self.history.len());
-        self.particles.reweight(&self.lik, &self.history);
-        let weights = self.particles.weights();
+        self.state.history.deltas.extend(delta);
+        self.state.history.answers.push(answer);
+        self.state.history.widths.push(width);
+        self.state.lik.reserve(self.state.history.len());
+        self.state
+            .particles
+            .reweight(&self.state.lik, &self.state.history);
+        let weights = self.state.particles.weights();
         let ess = Particles::<T>::ess(&weights);
-        let n = T::int(self.particles.n as i64);
-        if ess < self.settings.resample_below.clone() * n {
-            self.particles.resample(&weights, &mut self.rng);
-            let stats: MoveStats = self.particles.rejuvenate(
+        let n = T::int(self.state.particles.n as i64);
+        if ess < self.state.settings.resample_below.clone() * n {
+            self.state.particles.resample(&weights, &mut self.state.rng);
+            let stats: MoveStats = self.state.particles.rejuvenate(
                 self.family,
-                &self.lik,
-                &self.history,
-                self.settings.moves,
-                self.settings.max_sweeps,
-                &mut self.scale,
-                &mut self.rng,
+                &self.state.lik,
+                &self.state.history,
+                self.state.settings.moves,
+                self.state.settings.max_sweeps,
+                &mut self.state.scale,
+                &mut self.state.rng,
             );
-            self.diagnostics.resamples += 1;
-            self.diagnostics.sweeps += stats.sweeps;
-            self.diagnostics.proposals += stats.proposals;
-            self.diagnostics.accepted += stats.accepted;
+            self.state.diagnostics.resamples += 1;
+            self.state.diagnostics.sweeps += stats.sweeps;
+            self.state.diagnostics.proposals += stats.proposals;
+            self.state.diagnostics.accepted += stats.accepted;
         }
     }
 
@@ -957,16 +960,16 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
         let s = self.family.scale(theta);
         let n: Vec<T> = theta.iter().map(|x| x.clone() / s.clone()).collect();
         let mut st = posterior::State::empty();
-        for j in 0..self.history.len() {
-            let v = family::dot(&n, self.history.delta(j));
-            self.lik.add(
+        for j in 0..self.state.history.len() {
+            let v = family::dot(&n, self.state.history.delta(j));
+            self.state.lik.add(
                 &mut st,
                 &v,
-                self.history.answers[j],
-                &self.history.widths[j],
+                self.state.history.answers[j],
+                &self.state.history.widths[j],
             );
         }
-        let value = self.lik.value(&st);
+        let value = self.state.lik.value(&st);
         (st.hard, st.k, st.m, value)
     }
 
@@ -974,15 +977,15 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     /// weights. For tests and diagnostics.
     #[doc(hidden)]
     pub fn particle_states(&self) -> Vec<(u32, u32, u32, T, T)> {
-        let w = self.particles.weights();
-        (0..self.particles.n)
+        let w = self.state.particles.weights();
+        (0..self.state.particles.n)
             .map(|i| {
-                let st = &self.particles.state[i];
+                let st = &self.state.particles.state[i];
                 (
                     st.hard,
                     st.k,
                     st.m,
-                    self.particles.value[i].clone(),
+                    self.state.particles.value[i].clone(),
                     w[i].clone(),
                 )
             })
@@ -993,7 +996,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     /// model treats as certain (p = 0): the posterior has not lost the
     /// consistent set.
     pub fn least_violations(&self) -> u32 {
-        self.particles.least_hard()
+        self.state.particles.least_hard()
     }
 
     /// The sign of φ(first) − φ(second) under the estimate.
@@ -1004,7 +1007,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     /// The estimate with everything [`BayesEstimate`] reports.
     pub fn finish(&self, stop: Stop, checks: Option<Checks>) -> BayesEstimate<T, F::Metric> {
         let summary = self.summary();
-        let eps = self.settings.eps.get();
+        let eps = self.state.settings.eps.get();
         let names = self.family.report_names();
         let parameters: Vec<Parameter<T>> = names
             .iter()
@@ -1032,7 +1035,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
             }
         };
         let mut warnings = Vec::new();
-        let n = self.history.len();
+        let n = self.state.history.len();
         if !converged {
             warnings.push(Warning::new(
                 Cause::Unidentifiable,
@@ -1044,7 +1047,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
                         Stop::NoQuestion => "no visible question splits the posterior",
                         Stop::Converged => "stopped",
                     },
-                    self.settings.level.to_f64_lossy() * 100.0,
+                    self.state.settings.level.to_f64_lossy() * 100.0,
                     summary.radius.to_f64_lossy(),
                     eps.to_f64_lossy(),
                     undetermined.join(", ")
@@ -1056,7 +1059,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
                 Cause::Resolution,
                 format!(
                     "no pair of the query space that differs visibly (by {:.4} in a shown number) splits the posterior any more",
-                    self.settings.min_visible.to_f64_lossy()
+                    self.state.settings.min_visible.to_f64_lossy()
                 ),
             ));
         }
@@ -1069,18 +1072,18 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
         // near-ties that every plausible metric answers either way).
         let mut observed: Option<T> = None;
         for j in 0..n {
-            let answer = self.history.answers[j];
+            let answer = self.state.history.answers[j];
             if answer == Preference::Indifferent {
                 continue;
             }
             strict += 1;
-            let said = self.estimate_prefers(&summary.estimate, self.history.delta(j));
+            let said = self.estimate_prefers(&summary.estimate, self.state.history.delta(j));
             if said != Preference::Indifferent && said != answer {
                 against += 1;
             }
         }
-        let weights = self.particles.weights();
-        let mistake_rate = match &self.settings.answers {
+        let weights = self.state.particles.weights();
+        let mistake_rate = match &self.state.settings.answers {
             AnswerModel::BradleyTerry { tau } if strict > 0 => {
                 for (i, w) in weights.iter().enumerate() {
                     if *w == T::int(0) {
@@ -1088,10 +1091,13 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
                     }
                     let mut sum = T::int(0);
                     for j in 0..n {
-                        if self.history.answers[j] == Preference::Indifferent {
+                        if self.state.history.answers[j] == Preference::Indifferent {
                             continue;
                         }
-                        let s = family::dot(self.particles.norm_of(i), self.history.delta(j));
+                        let s = family::dot(
+                            self.state.particles.norm_of(i),
+                            self.state.history.delta(j),
+                        );
                         sum += &crate::oracle::people::logistic(&(-s.abs() / tau.clone()));
                     }
                     bt += &(sum * w.clone());
@@ -1106,18 +1112,21 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
                     if *w == T::int(0) {
                         continue;
                     }
-                    let state = &self.particles.state[i];
-                    let Some(pred) = self.lik.predictive(state) else {
+                    let state = &self.state.particles.state[i];
+                    let Some(pred) = self.state.lik.predictive(state) else {
                         continue;
                     };
                     let seen = T::int(i64::from(state.k)) / T::int(strict as i64);
                     observed = Some(observed.unwrap_or_else(|| T::int(0)) + seen * w.clone());
                     let mut sum = T::int(0);
                     for j in 0..n {
-                        if self.history.answers[j] == Preference::Indifferent {
+                        if self.state.history.answers[j] == Preference::Indifferent {
                             continue;
                         }
-                        let s = family::dot(self.particles.norm_of(i), self.history.delta(j));
+                        let s = family::dot(
+                            self.state.particles.norm_of(i),
+                            self.state.history.delta(j),
+                        );
                         sum += &pred.first(&(-s.abs()));
                     }
                     bt += &(sum * w.clone());
@@ -1132,7 +1141,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
         } else {
             T::int(0)
         };
-        match (&self.settings.answers, &mistake_rate) {
+        match (&self.state.settings.answers, &mistake_rate) {
             // Under Bradley–Terry the rate is what the model expects of
             // the questions asked (the engine asks near-ties, which such a
             // person answers nearly at random): contradiction is
@@ -1179,7 +1188,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
                 ));
             }
         }
-        if self.ties == n && n > 0 {
+        if self.state.ties == n && n > 0 {
             // Not one preference: the near-tie model alone placed the
             // estimate (each tie says the pair's values are close, which
             // a person who cannot choose at all does not mean).
@@ -1189,10 +1198,10 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
                     "all {n} answers were \"can't tell\": none preferred one classifier, so the answers do not say which metric is meant"
                 ),
             ));
-        } else if self.ties * 4 > n && n > 0 {
+        } else if self.state.ties * 4 > n && n > 0 {
             warnings.push(Warning::new(
                 Cause::Plateau,
-                format!("{} of {n} answers were \"can't tell\"", self.ties),
+                format!("{} of {n} answers were \"can't tell\"", self.state.ties),
             ));
         }
         let metric = if converged {
@@ -1214,16 +1223,16 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
             theta: summary.estimate,
             parameters,
             radius: summary.radius,
-            level: self.settings.level.clone(),
+            level: self.state.settings.level.clone(),
             undetermined,
             mistake_rate,
             disagreement,
             questions: n,
-            ties: self.ties,
+            ties: self.state.ties,
             checks,
             stop,
             warnings,
-            diagnostics: self.diagnostics,
+            diagnostics: self.state.diagnostics,
         }
     }
 }
@@ -1415,7 +1424,9 @@ struct Asked<T, P> {
     radius: T,
 }
 
-/// The engine's owned state, without the family it borrows.
+/// The engine's owned state, without the family it borrows (what a memo
+/// keeps between the steps of an interview).
+#[derive(Clone)]
 struct Saved<T: Scalar> {
     settings: BayesSettings<T>,
     rng: ChaCha8Rng,
@@ -1438,30 +1449,11 @@ struct Memo<T: Scalar, P> {
 
 impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     fn save(&self) -> Saved<T> {
-        Saved {
-            settings: self.settings.clone(),
-            rng: self.rng.clone(),
-            lik: self.lik.clone(),
-            particles: self.particles.clone(),
-            history: self.history.clone(),
-            scale: self.scale.clone(),
-            ties: self.ties,
-            diagnostics: self.diagnostics,
-        }
+        self.state.clone()
     }
 
-    fn restore(family: &'f F, saved: Saved<T>) -> Self {
-        Engine {
-            family,
-            settings: saved.settings,
-            rng: saved.rng,
-            lik: saved.lik,
-            particles: saved.particles,
-            history: saved.history,
-            scale: saved.scale,
-            ties: saved.ties,
-            diagnostics: saved.diagnostics,
-        }
+    fn restore(family: &'f F, state: Saved<T>) -> Self {
+        Engine { family, state }
     }
 }
 
@@ -1555,7 +1547,7 @@ where
         }
         // Choosing a question draws from the engine's generator; a memo
         // holds it as it was before, so that the next run draws the same.
-        let rng = engine.rng.clone();
+        let rng = engine.state.rng.clone();
         let Some(question) = engine.next_question() else {
             unasked = Some(rng);
             break Stop::NoQuestion;
@@ -1576,7 +1568,7 @@ where
                 Ok(a) => a.preference,
                 Err(e) => {
                     let err = interrupted(engine.questions(), &radius, e);
-                    engine.rng = rng;
+                    engine.state.rng = rng;
                     let memo = Memo {
                         saved: engine.save(),
                         asked,
@@ -1631,7 +1623,7 @@ where
         let mut tries = 0;
         while checks.asked < settings.checks && tries < 100 * settings.checks {
             tries += 1;
-            let Some((x, y)) = family.random_pair(&mut engine.rng) else {
+            let Some((x, y)) = family.random_pair(&mut engine.state.rng) else {
                 continue;
             };
             if !select::visible(family, &x, &y, &settings.min_visible) {
