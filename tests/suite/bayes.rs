@@ -544,8 +544,8 @@ fn a_bradley_terry_person_is_not_called_contradictory() {
     assert!(flagged <= 1, "{flagged} of 10 called contradictory");
 }
 
-/// The person model (`AnswerModel::person`, the command line's default)
-/// behind people it is not told about: a Bradley–Terry person (τ = 0.01,
+/// The person model (`AnswerModel::person`, a spec's
+/// `assumed_mistake_rate = "person"`) behind people it is not told about: a Bradley–Terry person (τ = 0.01,
 /// between two of its grid's temperatures), one who flips one answer in
 /// ten, and one who never errs. Measured over these 12 metrics each, the
 /// flips-only model (`UnknownMistakes`) was silently wrong for 5 of the

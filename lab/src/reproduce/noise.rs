@@ -492,20 +492,17 @@ pub fn trial<T: Scalar>(
             let truth = lpm(&theta)?;
             let mut out = engines(&family, person, eps, seed, &theta, &truth, ways)?;
             if search {
-                let (est, asked, seconds) = person.search(truth.clone(), person_seed, |c| {
-                    elicit_lpm(
-                        &population,
-                        c,
-                        &tol,
-                        Strategy::Golden,
-                        Monotonicity::Unknown,
-                    )
-                })?;
                 let u = truth.unit();
                 out.push(searched(
-                    est,
-                    asked,
-                    seconds,
+                    person.search(truth.clone(), person_seed, |c| {
+                        elicit_lpm(
+                            &population,
+                            c,
+                            &tol,
+                            Strategy::Golden,
+                            Monotonicity::Unknown,
+                        )
+                    })?,
                     // The boundary point found, (m₁₁, m₀₀) with ‖m‖₂ = 1.
                     |est| (Ok((est.m11.clone(), est.m00.clone())), est.queries, false),
                     |(m11, m00)| {
@@ -530,13 +527,10 @@ pub fn trial<T: Scalar>(
                     strategy: Strategy::Golden,
                     reference: Reference::Auto,
                 };
-                let (est, asked, seconds) = person.search(linear(&theta), person_seed, |c| {
-                    elicit_dlpm(&population, c, &settings)
-                })?;
                 out.push(searched(
-                    est,
-                    asked,
-                    seconds,
+                    person.search(linear(&theta), person_seed, |c| {
+                        elicit_dlpm(&population, c, &settings)
+                    })?,
                     |est| {
                         // 002 Alg. 1's â has its reference weight 1; the
                         // engine's measure wants Σâ = 1.
@@ -556,13 +550,10 @@ pub fn trial<T: Scalar>(
             let mut out = engines(&family, person, eps, seed, &theta, &linear(&theta), ways)?;
             if search {
                 let search = Search::new(T::from_f64_exact(eps), Strategy::Bisection)?;
-                let (est, asked, seconds) = person.search(linear(&theta), person_seed, |c| {
-                    lpme(&sphere, c, &LpmeSettings::efficient(search))
-                })?;
                 out.push(searched(
-                    est,
-                    asked,
-                    seconds,
+                    person.search(linear(&theta), person_seed, |c| {
+                        lpme(&sphere, c, &LpmeSettings::efficient(search))
+                    })?,
                     |est| (Ok(est.a.clone()), est.queries, !est.warnings.is_empty()),
                     |hat| {
                         family
@@ -591,15 +582,12 @@ pub fn trial<T: Scalar>(
             let truth = family.metric(theta.as_slice())?.bind(&groups)?;
             let mut out = engines(&family, person, eps, seed, &theta, &truth, ways)?;
             if search {
-                let (est, asked, seconds) = person.search(truth, person_seed, |c| {
-                    fpme(&groups, c, &FpmeSettings::efficient(tol))
-                })?;
                 // The search's estimate in the engine's parameters (a metric
                 // of the family only when its b's are not all zero).
                 out.push(searched(
-                    est,
-                    asked,
-                    seconds,
+                    person.search(truth, person_seed, |c| {
+                        fpme(&groups, c, &FpmeSettings::efficient(tol))
+                    })?,
                     |est| {
                         let hat = FairMetric::normalized(
                             est.a.clone(),
@@ -628,13 +616,10 @@ pub fn trial<T: Scalar>(
                 // direction found to δ moves B̂ by about δ·‖∇φ‖/ϱ, so the
                 // search is asked for ε·ϱ to aim at ε in the metric.
                 let fine = Tolerance::new(T::from_f64_exact(eps) * small.clone())?;
-                let (est, asked, seconds) = person.search(value, person_seed, |c| {
-                    qpme(&sphere, c, &QpmeSettings::efficient(fine, small))
-                })?;
                 out.push(searched(
-                    est,
-                    asked,
-                    seconds,
+                    person.search(value, person_seed, |c| {
+                        qpme(&sphere, c, &QpmeSettings::efficient(fine, small))
+                    })?,
                     |est| {
                         let hat = QuadraticMetric::new(est.a.clone(), est.b.clone())
                             .and_then(|m| family.parameters(&m));
@@ -667,12 +652,8 @@ pub fn trial<T: Scalar>(
                     },
                     origin_from_a: true,
                 };
-                let (est, asked, seconds) =
-                    person.search(truth, person_seed, |c| fair_qpme(&groups, c, &settings))?;
                 out.push(searched(
-                    est,
-                    asked,
-                    seconds,
+                    person.search(truth, person_seed, |c| fair_qpme(&groups, c, &settings))?,
                     |est| {
                         let hat = FairQuadraticMetric::new(
                             est.a.clone(),
@@ -704,13 +685,10 @@ pub fn trial<T: Scalar>(
                     strategy: Strategy::Golden,
                     reference: Reference::Auto,
                 };
-                let (est, asked, seconds) = person.search(truth, person_seed, |c| {
-                    elicit_cost_reward(family.population(), &attributes, c, &settings)
-                })?;
                 out.push(searched(
-                    est,
-                    asked,
-                    seconds,
+                    person.search(truth, person_seed, |c| {
+                        elicit_cost_reward(family.population(), &attributes, c, &settings)
+                    })?,
                     |est| {
                         // 004 Alg. 1's weights with its reference at 1; the
                         // engine's measure wants them ℓ1-normalized.
@@ -781,15 +759,14 @@ fn admissible_quadratic<T: Scalar>(
     ))
 }
 
-/// The search's outcome from its result: refused on an error; else its
+/// The search's outcome from what [`Person::search`] returns (its result,
+/// questions and seconds): refused on an error; else its
 /// estimate read as the engine's parameters (`read`: the parameters, or
 /// why the estimate is no metric of the family, its questions and whether
 /// it warned), its error in the family's measure (`error`; infinite and
 /// flagged when the estimate is no metric of the family).
 fn searched<E, P>(
-    est: Result<E>,
-    asked: usize,
-    seconds: f64,
+    (est, asked, seconds): (Result<E>, usize, f64),
     read: impl FnOnce(&E) -> (Result<P>, usize, bool),
     error: impl FnOnce(&P) -> f64,
 ) -> Outcome {
