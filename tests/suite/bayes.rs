@@ -618,6 +618,57 @@ fn a_small_case_runs_at_128_bits() {
     assert!((norm - M::int(1)).abs() < M::int(2).powi(-100));
 }
 
+#[cfg(feature = "mpfr-scalar")]
+#[test]
+fn the_sphere_bound_holds_its_closed_form_at_128_bits() {
+    use metric_elicitation::elicit::bayes::sphere_bound;
+    use metric_elicitation::scalar::{Mpfr, Scalar};
+    use nalgebra::{ComplexField, RealField};
+    type M = Mpfr<128>;
+    // On S³ a cap of geodesic radius θ has area π·(2θ − sin 2θ) and the
+    // sphere 2π², so the bound is log₂(level·2π/(2θ − sin 2θ)).
+    let (eps, level) = (M::ratio(1, 20), M::ratio(19, 20));
+    let theta = M::int(2) * (eps.clone() / M::int(2)).asin();
+    let two_theta = M::int(2) * theta;
+    let closed = (level.clone() * M::int(2) * M::pi() / (two_theta.clone() - two_theta.sin())).ln()
+        / M::ln_2();
+    let got = sphere_bound(4, &eps, &level).unwrap();
+    assert!((got - closed).abs() < M::int(2).powi(-90));
+}
+
+#[test]
+fn the_engine_never_beats_what_the_sphere_allows() {
+    use metric_elicitation::elicit::bayes::{information_bound, sphere_bound};
+    // LPME q = 2 with exact answers: no procedure stopping at a 95 %
+    // credible ball of radius ε asks fewer than log₂(0.95·π/θ) questions on
+    // average (5.90 at ε = 0.05), more than 1.3× d·log₂(1/ε) = 4.32.
+    let family = SphereLpme::new(Sphere::new(DVector::from_element(2, 0.5), 0.2).unwrap());
+    let floor = sphere_bound(2, &0.05, &0.95).unwrap();
+    assert!(floor > 1.3 * information_bound(1, &0.05, &0.0));
+    let settings = |seed| {
+        BayesSettings::builder(Tolerance::new(0.05).unwrap())
+            .answers(AnswerModel::Mistakes { p: 0.0 })
+            .seed(seed)
+            .build()
+            .unwrap()
+    };
+    let (mut total, runs) = (0usize, 200u64);
+    for seed in 0..runs {
+        let truth = draw_prior::<f64, _>(&family, seed).unwrap();
+        let t = truth.clone();
+        let mut person = Simulated::new(move |z: &DVector<f64>| t.dot(z));
+        let est = elicit(&family, &mut person, &settings(seed)).unwrap();
+        assert!(est.metric.is_some());
+        total += est.questions;
+    }
+    let mean = total as f64 / runs as f64;
+    assert!(mean >= floor, "mean {mean} under the sphere's {floor}");
+    assert!(
+        mean <= 1.2 * floor,
+        "mean {mean} over 1.2x the sphere's {floor}"
+    );
+}
+
 // ---- Issue #28's acceptance checks, against the papers' coordinate search ----
 
 use metric_elicitation::elicit::binary::{elicit_lpm, Monotonicity};

@@ -520,6 +520,86 @@ pub fn information_bound<T: Scalar>(d: usize, eps: &T, p: &T) -> T {
     bits / capacity
 }
 
+/// The fewest questions, on average, that **any** procedure asking a
+/// person who never errs needs before it may stop with a credible ball of
+/// chord radius ε at `level`, when the metric is a unit vector in q
+/// coordinates of any sign with a uniform prior (the LPME family on a
+/// sphere, [`families::SphereLpme::new`]): log₂(level·|S^{q−1}|/|C_ε|),
+/// with |S^{q−1}| the sphere's area and |C_ε| the area of a cap of chord
+/// radius ε.
+///
+/// [`information_bound`] counts d·log₂(1/ε) bits as if the d = q − 1 free
+/// parameters ranged over a unit cube; this counts the sphere itself. Each
+/// run's exact answers end in a region of the sphere (the leaf of a
+/// binary decision tree); stopping requires `level` of the region's
+/// posterior (uniform on it) inside one cap, so a leaf has prior mass at
+/// most |C_ε|/(level·|S^{q−1}|), and the expected depth of a binary tree
+/// is at least the entropy of its leaves, at least log₂ of one over the
+/// largest leaf's mass. For q = 2 (a circle) this is
+/// log₂(level·π/θ) with θ = 2·asin(ε/2): 5.90 questions at ε = 0.05, 1.36×
+/// d·log₂(1/ε) = 4.32, so no procedure meets 1.3× that count there.
+///
+/// The cap's area is A_{q−1}·∫₀^θ sin^{q−2}t dt, the integral by a
+/// Gauss–Legendre rule at the working precision (no cancellation for small
+/// θ), the areas by A₁ = 2, A₂ = 2π, A_{n+2} = 2π·Aₙ/n.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for q < 2, ε outside (0, 2] or `level`
+/// outside (0, 1].
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::elicit::bayes::{information_bound, sphere_bound};
+/// // The circle: log₂(0.95·π/θ), θ = 2·asin(0.025).
+/// let theta = 2.0 * (0.025f64).asin();
+/// let circle = sphere_bound(2, &0.05, &0.95).unwrap();
+/// assert!((circle - (0.95 * std::f64::consts::PI / theta).log2()).abs() < 1e-12);
+/// assert!(circle / information_bound(1, &0.05, &0.0) > 1.36);
+/// // The 2-sphere: a cap of chord radius ε has area π·ε².
+/// let s2 = sphere_bound(3, &0.02, &1.0).unwrap();
+/// assert!((s2 - (4.0 / (0.02f64 * 0.02)).log2()).abs() < 1e-9);
+/// ```
+pub fn sphere_bound<T: Scalar>(q: usize, eps: &T, level: &T) -> Result<T> {
+    let (zero, one, two) = (T::int(0), T::int(1), T::int(2));
+    if q < 2 {
+        return Err(Error::invalid(
+            "q",
+            format!("the sphere needs at least 2 coordinates, got {q}"),
+        ));
+    }
+    if !eps.finite() || *eps <= zero || *eps > two {
+        return Err(Error::invalid(
+            "eps",
+            format!("must lie in (0, 2], got {eps}"),
+        ));
+    }
+    if !level.finite() || *level <= zero || *level > one {
+        return Err(Error::invalid(
+            "level",
+            format!("must lie in (0, 1], got {level}"),
+        ));
+    }
+    // Aₙ, the area of the unit sphere in ℝⁿ, for n = q and n = q − 1.
+    let area = |n: usize| -> T {
+        let (mut a, mut m) = if n % 2 == 1 {
+            (two.clone(), 1)
+        } else {
+            (two.clone() * T::pi(), 2)
+        };
+        while m < n {
+            a = a * two.clone() * T::pi() / T::int(m as i64);
+            m += 2;
+        }
+        a
+    };
+    let theta = two.clone() * (eps.clone() / two.clone()).asin();
+    let rule = crate::quadrature::GaussLegendre::<T>::for_precision()?;
+    let power = (q - 2) as i32;
+    let integral = rule.integrate(&mut |t: &T| t.clone().sin().powi(power), &zero, &theta);
+    let cap = area(q - 1) * integral;
+    Ok((level.clone() * area(q) / cap).ln() / T::ln_2())
+}
+
 /// A question: which of two points does the person prefer?
 #[derive(Debug, Clone)]
 pub struct Question<T, P> {
