@@ -40,7 +40,7 @@ use metric_elicitation::elicit::bayes::families::{
     BinaryLpm, CostReward, Dlpm, FairQpme, Fpme, Qpme, SphereLpme,
 };
 use metric_elicitation::elicit::bayes::{
-    draw_prior, elicit, information_bound, AnswerModel, BayesSettings, Family,
+    draw_prior, elicit, information_bound, sphere_bound, AnswerModel, BayesSettings, Family,
 };
 use metric_elicitation::elicit::binary::{elicit_lpm, Monotonicity};
 use metric_elicitation::elicit::cost_reward::{elicit_cost_reward, CostRewardSettings};
@@ -368,6 +368,14 @@ pub struct NoiseStats {
     pub median_questions: f64,
     /// 90th percentile of the questions.
     pub p90_questions: usize,
+    /// Mean questions.
+    pub mean_questions: f64,
+    /// The fewest questions any procedure needs on average to stop at the
+    /// engine's 95 % credible ε, where computed (LPME with exact answers:
+    /// [`sphere_bound`]); above the bound of the row when the family's
+    /// parameters range over more than a unit cube.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub floor: Option<f64>,
     /// Milliseconds per question.
     pub ms_per_question: f64,
 }
@@ -812,6 +820,17 @@ fn free(case: Case) -> usize {
     }
 }
 
+/// The fewest questions any procedure needs on average in `case` behind
+/// `person` at `eps`, where computed: LPME's unit vectors of any sign
+/// fill the whole sphere, which [`sphere_bound`] counts (exact answers,
+/// stopping at a 95 % credible ball); `None` elsewhere.
+fn floor(case: Case, person: Person, eps: f64) -> Result<Option<f64>> {
+    match (case, person) {
+        (Case::Lpme(q), Person::Exact) => Ok(Some(sphere_bound::<f64>(q, &eps, &0.95)?)),
+        _ => Ok(None),
+    }
+}
+
 /// The statistics of one engine's outcomes in one setting.
 pub fn stats(person: Person, eps: f64, outcomes: &[&Outcome]) -> NoiseStats {
     let n = outcomes.len().max(1) as f64;
@@ -847,6 +866,8 @@ pub fn stats(person: Person, eps: f64, outcomes: &[&Outcome]) -> NoiseStats {
         coverage,
         median_questions: median,
         p90_questions: p90,
+        mean_questions: total_q as f64 / n,
+        floor: None,
         ms_per_question: seconds / total_q.max(1) as f64 * 1e3,
     }
 }
@@ -889,7 +910,8 @@ pub fn rows<T: Scalar>(
         let bound = information_bound::<f64>(free(case), &eps, &person.p());
         for (e, engine) in ways.iter().map(|w| w.label(case)).enumerate() {
             let outcomes: Vec<&Outcome> = of_setting.iter().filter_map(|r| r.get(e)).collect();
-            let st = stats(person, eps, &outcomes);
+            let mut st = stats(person, eps, &outcomes);
+            st.floor = floor(case, person, eps)?;
             let mut row = Row::new(
                 id,
                 format!("{}, {}, eps = {eps}", case.label(), person.label()),
@@ -925,8 +947,16 @@ pub fn misses(row: &Row) -> Vec<String> {
     }
     if row.search == Way::Known.label(Case::Binary) {
         if st.person == "exact" && st.median_questions > 1.3 * bound {
+            let beyond = match st.floor {
+                Some(f) if f > 1.3 * bound => format!(
+                    " (any procedure needs {:.2}x on average: the whole sphere, mean {:.2} against {f:.2})",
+                    f / bound,
+                    st.mean_questions
+                ),
+                _ => String::new(),
+            };
             out.push(format!(
-                "{:.2}x the bound with exact answers",
+                "{:.2}x the bound with exact answers{beyond}",
                 st.median_questions / bound
             ));
         }
@@ -1210,6 +1240,29 @@ mod tests {
             "{v}"
         );
         assert!(!v.contains("person model") && !v.contains("flips"), "{v}");
+    }
+
+    #[test]
+    fn an_lpme_circle_row_says_what_any_procedure_needs() {
+        let rows = rows::<f64>(
+            "noise-lpme",
+            Case::Lpme(2),
+            &[Person::Exact, Person::Flip(0.1)],
+            &[0.05],
+            3,
+            2019,
+            &[Way::Known],
+        )
+        .unwrap();
+        let exact = rows[0].noise.as_ref().unwrap();
+        let floor = exact.floor.unwrap();
+        // log₂(0.95·π/θ), θ = 2·asin(ε/2), against d·log₂(1/ε) = 4.32.
+        assert!((floor - 5.899).abs() < 1e-3, "{floor}");
+        assert!(exact.mean_questions >= exact.median_questions - 1.0);
+        assert_eq!(rows[1].noise.as_ref().unwrap().floor, None);
+        let m = misses(&rows[0]).join("; ");
+        assert!(exact.median_questions > 1.3 * rows[0].bound.unwrap());
+        assert!(m.contains("any procedure needs 1.36x"), "{m}");
     }
 
     #[test]
