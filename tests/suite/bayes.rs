@@ -637,6 +637,22 @@ fn the_sphere_bound_holds_its_closed_form_at_128_bits() {
 }
 
 #[test]
+fn the_sphere_bound_matches_an_independent_quadrature() {
+    use metric_elicitation::elicit::bayes::sphere_bound;
+    // Computed apart from the library (Python: ln Aₙ by lgamma, the cap's
+    // integral by a 200 000-point midpoint rule), level 0.95.
+    for (q, eps, want) in [
+        (6, 0.05, 24.094993),
+        (12, 0.05, 50.558850),
+        (12, 0.02, 65.097175),
+        (2000, 0.05, 8647.168440),
+    ] {
+        let got = sphere_bound(q, &eps, &0.95).unwrap();
+        assert!((got - want).abs() < 1e-5, "q = {q}, eps = {eps}: {got}");
+    }
+}
+
+#[test]
 fn the_engine_never_beats_what_the_sphere_allows() {
     use metric_elicitation::elicit::bayes::{information_bound, sphere_bound};
     // LPME q = 2 with exact answers: no procedure stopping at a 95 %

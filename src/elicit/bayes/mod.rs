@@ -543,13 +543,14 @@ pub fn information_bound<T: Scalar>(d: usize, eps: &T, p: &T) -> T {
 /// log₂(level·π/θ) with θ = 2·asin(ε/2): 5.90 questions at ε = 0.05, 1.36×
 /// d·log₂(1/ε) = 4.32, so no procedure meets 1.3× that count there.
 ///
-/// The cap's area is A_{q−1}·∫₀^θ sin^{q−2}t dt, the integral by a
-/// Gauss–Legendre rule at the working precision (no cancellation for small
-/// θ), the areas by A₁ = 2, A₂ = 2π, A_{n+2} = 2π·Aₙ/n.
+/// The cap's area is A_{q−1}·∫₀^θ sin^{q−2}t dt, the integral by an
+/// adaptive Gauss–Legendre rule at the working precision after taking out
+/// θ^{q−1}/(q − 1) (no cancellation for small θ), the areas by A₁ = 2,
+/// A₂ = 2π, A_{n+2} = 2π·Aₙ/n, all in logarithms.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for q < 2, ε outside (0, 2] or `level`
-/// outside (0, 1].
+/// [`Error::InvalidArgument`] for q < 2 or q > 100 000, ε outside (0, 2]
+/// or `level` outside (0, 1].
 ///
 /// # Examples
 /// ```
@@ -562,6 +563,11 @@ pub fn information_bound<T: Scalar>(d: usize, eps: &T, p: &T) -> T {
 /// // The 2-sphere: a cap of chord radius ε has area π·ε².
 /// let s2 = sphere_bound(3, &0.02, &1.0).unwrap();
 /// assert!((s2 - (4.0 / (0.02f64 * 0.02)).log2()).abs() < 1e-9);
+/// // Many coordinates stay finite; bad input is an error, never a panic.
+/// let wide = sphere_bound(2000, &0.05, &0.95).unwrap();
+/// assert!(wide.is_finite() && wide > information_bound(1999, &0.05, &0.0) * 0.5);
+/// assert!(sphere_bound(1, &0.05, &0.95).is_err());
+/// assert!(sphere_bound(3, &f64::NAN, &0.95).is_err());
 /// ```
 pub fn sphere_bound<T: Scalar>(q: usize, eps: &T, level: &T) -> Result<T> {
     let (zero, one, two) = (T::int(0), T::int(1), T::int(2));
@@ -583,25 +589,50 @@ pub fn sphere_bound<T: Scalar>(q: usize, eps: &T, level: &T) -> Result<T> {
             format!("must lie in (0, 1], got {level}"),
         ));
     }
-    // Aₙ, the area of the unit sphere in ℝⁿ, for n = q and n = q − 1.
-    let area = |n: usize| -> T {
+    if q > 100_000 {
+        return Err(Error::invalid(
+            "q",
+            format!("at most 100000 coordinates, got {q}"),
+        ));
+    }
+    // ln Aₙ, the area of the unit sphere in ℝⁿ (logarithms throughout, so
+    // that no large q under- or overflows).
+    let ln_area = |n: usize| -> T {
+        let ln_two_pi = (two.clone() * T::pi()).ln();
         let (mut a, mut m) = if n % 2 == 1 {
-            (two.clone(), 1)
+            (two.clone().ln(), 1)
         } else {
-            (two.clone() * T::pi(), 2)
+            (ln_two_pi.clone(), 2)
         };
         while m < n {
-            a = a * two.clone() * T::pi() / T::int(m as i64);
+            a = a + ln_two_pi.clone() - T::int(m as i64).ln();
             m += 2;
         }
         a
     };
+    // ∫₀^θ sin^k t dt = θ^{k+1}/(k + 1)·J, J = (k + 1)·∫₀¹ s^k·sinc(θs)^k ds
+    // in (0, 1], integrated adaptively (its tolerance is absolute, and J is
+    // of order one).
     let theta = two.clone() * (eps.clone() / two.clone()).asin();
+    let k = q - 2;
+    let power = k as i32;
+    let k1 = T::int(k as i64 + 1);
     let rule = crate::quadrature::GaussLegendre::<T>::for_precision()?;
-    let power = (q - 2) as i32;
-    let integral = rule.integrate(&mut |t: &T| t.clone().sin().powi(power), &zero, &theta);
-    let cap = area(q - 1) * integral;
-    Ok((level.clone() * area(q) / cap).ln() / T::ln_2())
+    let j = rule.integrate_adaptive(
+        &mut |s: &T| {
+            let x = theta.clone() * s.clone();
+            let sinc = if x == zero {
+                one.clone()
+            } else {
+                x.clone().sin() / x
+            };
+            (s.clone() * sinc).powi(power)
+        },
+        &zero,
+        &one,
+    ) * k1.clone();
+    let ln_cap = ln_area(q - 1) + k1.clone() * theta.ln() - k1.ln() + j.ln();
+    Ok((level.clone().ln() + ln_area(q) - ln_cap) / T::ln_2())
 }
 
 /// A question: which of two points does the person prefer?
