@@ -794,6 +794,39 @@ fn statistics() -> Vec<String> {
     .collect()
 }
 
+/// d·log₂(1/ε)/(1 − H(p)): about how many answers d free parameters need
+/// to ε when each answer is wrong with probability p
+/// (`elicit::bayes::information_bound`); `SpecError` naming `d`, `eps` or
+/// `p` outside d ≥ 1, 0 < ε ≤ 1, 0 ≤ p ≤ ½.
+#[pyfunction]
+#[pyo3(signature = (d, eps, p=0.0))]
+fn information_bound(py: Python<'_>, d: usize, eps: f64, p: f64) -> PyResult<f64> {
+    let bad = |name: &str, reason: String| Err(to_py(py, &Error::invalid(name, reason)));
+    if d == 0 {
+        return bad("d", "must be at least 1".into());
+    }
+    if !(eps > 0.0 && eps <= 1.0) {
+        return bad("eps", format!("must lie in (0, 1], got {eps}"));
+    }
+    if !(0.0..=0.5).contains(&p) {
+        return bad("p", format!("must lie in [0, 1/2], got {p}"));
+    }
+    Ok(metric_elicitation::elicit::bayes::information_bound(
+        d, &eps, &p,
+    ))
+}
+
+/// The fewest questions, on average, any procedure needs with exact
+/// answers to stop at a credible ball of chord radius ε at `level` when
+/// the metric is a unit vector of any sign in q coordinates with a uniform
+/// prior (`elicit::bayes::sphere_bound`); `SpecError` naming the field
+/// for bad input.
+#[pyfunction]
+#[pyo3(signature = (q, eps, level=0.95))]
+fn sphere_bound(py: Python<'_>, q: usize, eps: f64, level: f64) -> PyResult<f64> {
+    metric_elicitation::elicit::bayes::sphere_bound(q, &eps, &level).map_err(|e| to_py(py, &e))
+}
+
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -817,6 +850,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_seeds, m)?)?;
     m.add_function(wrap_pyfunction!(run_specs, m)?)?;
     m.add_function(wrap_pyfunction!(statistics, m)?)?;
+    m.add_function(wrap_pyfunction!(information_bound, m)?)?;
+    m.add_function(wrap_pyfunction!(sphere_bound, m)?)?;
     m.add_class::<NativeSession>()?;
     m.add_class::<NativeQuestion>()?;
     m.add_class::<NativeMetric>()?;

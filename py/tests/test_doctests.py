@@ -8,7 +8,7 @@ import importlib
 
 import pytest
 
-MODULES = ["spec", "metric", "population", "session", "result", "errors", "sweep", "distributed"]
+MODULES = ["bounds", "spec", "metric", "population", "session", "result", "errors", "sweep", "distributed"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -19,7 +19,7 @@ and the ``elicit`` command.
 
 from __future__ import annotations
 
-from . import _native, population
+from . import _native, bounds, population
 from .errors import ElicitError, FileError, SpecError, TranscriptError, UndeterminedError
 from .metric import Metric
 from .result import Result
@@ -39,6 +39,7 @@ __all__ = [
     "SpecError",
     "TranscriptError",
     "UndeterminedError",
+    "bounds",
     "population",
     "procedures",
     "run",

@@ -31,6 +31,12 @@ def run_seeds(spec_json: str, base: str, seeds: Sequence[int]) -> List[Tuple[boo
 def statistics() -> List[str]:
     """The statistics a metric can read, described."""
 
+def information_bound(d: int, eps: float, p: float = 0.0) -> float:
+    """d·log2(1/eps)/(1 − H(p)): answers d free parameters need to eps."""
+
+def sphere_bound(q: int, eps: float, level: float = 0.95) -> float:
+    """Fewest questions on average to a credible eps-ball on the whole sphere."""
+
 class Question:
     """One comparison: classifier A (``a``) against classifier B (``b``)."""
 
