@@ -653,6 +653,83 @@ fn the_sphere_bound_matches_an_independent_quadrature() {
 }
 
 #[test]
+fn the_simplex_bound_matches_exact_rationals() {
+    use metric_elicitation::elicit::bayes::simplex_bound;
+    // Computed apart from the library (Python: the Irwin–Hall sum in exact
+    // fractions, then logarithms), level 0.95.
+    for (parts, eps, want) in [
+        (3, 0.05, 5.984893108),
+        (4, 0.05, 7.891783703),
+        (5, 0.02, 14.655934127),
+        (11, 0.05, 12.637140091),
+        (21, 0.05, 7.026981685),
+    ] {
+        let got = simplex_bound(parts, &eps, &0.95).unwrap();
+        assert!(
+            (got - want).abs() < 1e-6,
+            "parts = {parts}, eps = {eps}: {got}"
+        );
+    }
+    for (parts, eps, level, field) in [
+        (1, 0.05, 0.95, "parts"),
+        (22, 0.05, 0.95, "parts"),
+        (3, 0.0, 0.95, "eps"),
+        (3, 0.05, f64::NAN, "level"),
+    ] {
+        match simplex_bound(parts, &eps, &level) {
+            Err(Error::InvalidArgument { name, .. }) => assert_eq!(name, field),
+            other => panic!("{parts}, {eps}, {level}: {other:?}"),
+        }
+    }
+}
+
+/// The engine's mean questions over the determined runs of `runs` metrics
+/// from the prior of `family` (a linear metric of its features), exact
+/// answers, ε = 0.05, and how many runs were determined.
+fn exact_mean<F>(family: &F, runs: u64) -> (f64, u64)
+where
+    F: Family<f64, Point = DVector<f64>>,
+{
+    let (mut total, mut determined) = (0usize, 0u64);
+    for seed in 0..runs {
+        let truth = draw_prior::<f64, _>(family, seed).unwrap();
+        let mut person = Simulated::new(move |z: &DVector<f64>| truth.dot(z));
+        let settings = BayesSettings::builder(Tolerance::new(0.05).unwrap())
+            .answers(AnswerModel::Mistakes { p: 0.0 })
+            .seed(seed)
+            .build()
+            .unwrap();
+        let est = elicit(family, &mut person, &settings).unwrap();
+        if est.determined() {
+            determined += 1;
+            total += est.questions;
+        }
+    }
+    (total as f64 / determined.max(1) as f64, determined)
+}
+
+#[test]
+fn the_engine_never_beats_what_the_simplex_allows() {
+    use metric_elicitation::elicit::bayes::simplex_bound;
+    use metric_elicitation::population::LogisticMulticlass;
+    // DLPM k = 3 with exact answers (the noise job's population): no
+    // procedure stopping at a 95 % credible ε in max |Δa| asks fewer than
+    // log₂(0.95/(6ε²)) questions on average.
+    let family = Dlpm::new(LogisticMulticlass::softmax(vec![1.0, 3.0, 5.0]).unwrap());
+    let runs = 100;
+    let (mean, determined) = exact_mean(&family, runs);
+    assert!(determined >= 90, "{determined} of {runs} determined");
+    // Over the determined runs only, a leaf's mass may be 1/P(determined)
+    // larger: the floor drops by log₂ of that.
+    let floor = simplex_bound(3, &0.05, &0.95).unwrap() - (runs as f64 / determined as f64).log2();
+    assert!(mean >= floor, "mean {mean} under the simplex's {floor}");
+    assert!(
+        mean <= 1.5 * floor,
+        "mean {mean} over 1.5x the simplex's {floor}"
+    );
+}
+
+#[test]
 fn the_engine_never_beats_what_the_sphere_allows() {
     use metric_elicitation::elicit::bayes::{information_bound, sphere_bound};
     // LPME q = 2 with exact answers: no procedure stopping at a 95 %
@@ -661,23 +738,8 @@ fn the_engine_never_beats_what_the_sphere_allows() {
     let family = SphereLpme::new(Sphere::new(DVector::from_element(2, 0.5), 0.2).unwrap());
     let floor = sphere_bound(2, &0.05, &0.95).unwrap();
     assert!(floor > 1.3 * information_bound(1, &0.05, &0.0));
-    let settings = |seed| {
-        BayesSettings::builder(Tolerance::new(0.05).unwrap())
-            .answers(AnswerModel::Mistakes { p: 0.0 })
-            .seed(seed)
-            .build()
-            .unwrap()
-    };
-    let (mut total, runs) = (0usize, 200u64);
-    for seed in 0..runs {
-        let truth = draw_prior::<f64, _>(&family, seed).unwrap();
-        let t = truth.clone();
-        let mut person = Simulated::new(move |z: &DVector<f64>| t.dot(z));
-        let est = elicit(&family, &mut person, &settings(seed)).unwrap();
-        assert!(est.metric.is_some());
-        total += est.questions;
-    }
-    let mean = total as f64 / runs as f64;
+    let (mean, determined) = exact_mean(&family, 200);
+    assert_eq!(determined, 200);
     assert!(mean >= floor, "mean {mean} under the sphere's {floor}");
     assert!(
         mean <= 1.2 * floor,

@@ -53,7 +53,8 @@
 //! over a unit cube; where they fill a whole sphere (LPME's a of any
 //! sign), [`sphere_bound`] gives what any procedure needs on average with
 //! exact answers, more than the count at small d (1.36× at q = 2,
-//! ε = 0.05).
+//! ε = 0.05); where they fill a simplex (DLPM's and cost/reward's
+//! weights), [`simplex_bound`] does, less than the count.
 //!
 //! # Examples
 //! A binary linear metric (003) on the App. A population from a person
@@ -524,6 +525,17 @@ pub fn information_bound<T: Scalar>(d: usize, eps: &T, p: &T) -> T {
     bits / capacity
 }
 
+/// `x` in (0, `hi`], or an error naming `name`.
+fn half_open<T: Scalar>(name: &str, x: &T, hi: &T) -> Result<()> {
+    if !x.finite() || *x <= T::int(0) || *x > *hi {
+        return Err(Error::invalid(
+            name,
+            format!("must lie in (0, {hi}], got {x}"),
+        ));
+    }
+    Ok(())
+}
+
 /// The fewest questions, on average, that **any** procedure asking a
 /// person who never errs needs before it may stop with a credible ball of
 /// chord radius ε at `level`, when the metric is a unit vector in q
@@ -577,18 +589,8 @@ pub fn sphere_bound<T: Scalar>(q: usize, eps: &T, level: &T) -> Result<T> {
             format!("the sphere needs at least 2 coordinates, got {q}"),
         ));
     }
-    if !eps.finite() || *eps <= zero || *eps > two {
-        return Err(Error::invalid(
-            "eps",
-            format!("must lie in (0, 2], got {eps}"),
-        ));
-    }
-    if !level.finite() || *level <= zero || *level > one {
-        return Err(Error::invalid(
-            "level",
-            format!("must lie in (0, 1], got {level}"),
-        ));
-    }
+    half_open("eps", eps, &two)?;
+    half_open("level", level, &one)?;
     if q > 100_000 {
         return Err(Error::invalid(
             "q",
@@ -633,6 +635,72 @@ pub fn sphere_bound<T: Scalar>(q: usize, eps: &T, level: &T) -> Result<T> {
     ) * k1.clone();
     let ln_cap = ln_area(q - 1) + k1.clone() * theta.ln() - k1.ln() + j.ln();
     Ok((level.clone().ln() + ln_area(q) - ln_cap) / T::ln_2())
+}
+
+/// The fewest questions, on average, that **any** procedure asking a
+/// person who never errs needs before it may stop with `level` of the
+/// posterior within ε in max |Δw| of one estimate, when the metric is
+/// `parts` non-negative weights summing to one with a uniform prior (the
+/// DLPM and cost/reward families, [`families::Dlpm`],
+/// [`families::CostReward`]: an Exp(1) prior on each weight, ℓ₁-normalized,
+/// is uniform on the simplex): log₂(level·|Δ|/|B_ε|).
+///
+/// The argument is [`sphere_bound`]'s with the simplex for the sphere: in
+/// the first d = parts − 1 weights the simplex has volume 1/d!, and the
+/// differences within ε of an estimate, {x : |xᵢ| ≤ ε, |Σxᵢ| ≤ ε}, have
+/// volume (2ε)^d·P(|U₁ + … + U_d| ≤ 1), Uᵢ uniform on [−1, 1] (the
+/// Irwin–Hall distribution; ¾ for d = 2, a hexagon of area 3ε²). A ball
+/// cut by the simplex's faces is smaller still, so the bound holds at the
+/// faces too. With d·log₂(1/ε) counting a unit cube per weight, this is
+/// below that count: the simplex is smaller than the cube.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for `parts` < 2 or > 21 (the Irwin–Hall sum
+/// alternates and would lose every digit of an f64 beyond), ε outside
+/// (0, 1] or `level` outside (0, 1].
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::elicit::bayes::simplex_bound;
+/// // Three weights: log₂(level·(1/2)/(3ε²)).
+/// let three = simplex_bound(3, &0.05, &0.95).unwrap();
+/// assert!((three - (0.95f64 * 0.5 / (3.0 * 0.05 * 0.05)).log2()).abs() < 1e-12);
+/// assert!(simplex_bound(1, &0.05, &0.95).is_err());
+/// ```
+pub fn simplex_bound<T: Scalar>(parts: usize, eps: &T, level: &T) -> Result<T> {
+    let (zero, one, two) = (T::int(0), T::int(1), T::int(2));
+    if !(2..=21).contains(&parts) {
+        return Err(Error::invalid(
+            "parts",
+            format!("must lie in 2..=21, got {parts}"),
+        ));
+    }
+    half_open("eps", eps, &one)?;
+    half_open("level", level, &one)?;
+    let d = parts - 1;
+    // d!·F(x) for the Irwin–Hall distribution of d uniforms on [0, 1]:
+    // Σ_{k ≤ x} (−1)^k·C(d, k)·(x − k)^d, x a multiple of ½.
+    let scaled_cdf = |x: &T| -> T {
+        let mut sum = zero.clone();
+        let mut binomial = one.clone();
+        for k in 0..=d {
+            let kt = T::int(k as i64);
+            if kt > *x {
+                break;
+            }
+            let term = binomial.clone() * (x.clone() - kt).powi(d as i32);
+            sum = if k % 2 == 0 { sum + term } else { sum - term };
+            binomial = binomial * T::int((d - k) as i64) / T::int(k as i64 + 1);
+        }
+        sum
+    };
+    let dt = T::int(d as i64);
+    // d!·P(|ΣUᵢ| ≤ 1) = d!·P((d − 1)/2 ≤ ΣVᵢ ≤ (d + 1)/2), Vᵢ on [0, 1].
+    let mass = scaled_cdf(&((dt.clone() + one.clone()) / two.clone()))
+        - scaled_cdf(&((dt.clone() - one.clone()) / two.clone()));
+    // |Δ|/|B_ε| = (1/d!)/((2ε)^d·mass/d!) = 1/((2ε)^d·mass).
+    let ln_ball = dt * (two * eps.clone()).ln() + mass.ln();
+    Ok((level.clone().ln() - ln_ball) / T::ln_2())
 }
 
 /// A question: which of two points does the person prefer?
