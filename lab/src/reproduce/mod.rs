@@ -900,14 +900,17 @@ fn sweep_table(md: &mut String, s: &Section) {
 /// A noise job's table: one row per setting and engine.
 fn noise_table(md: &mut String, s: &Section) {
     let pct = |x: f64| format!("{:.1} %", x * 100.0);
-    let _ = writeln!(md, "| setting | engine | trials | within eps | wrong, silent | flagged | 95 % radius covers | questions median / p90 / max | bound | median/bound | worst error | ms/question |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(md, "| setting | engine | trials | within eps | wrong, silent | flagged | 95 % radius covers | questions median / p90 / max | bound | median/bound | mean questions | any procedure, mean ≥ | worst error | ms/question |");
+    let _ = writeln!(
+        md,
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    );
     for r in &s.rows {
         let Some(st) = &r.noise else { continue };
         let bound = r.bound.unwrap_or(f64::NAN);
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} / {} / {} | {bound:.1} | {:.2} | {:.3} | {:.2} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} / {} / {} | {bound:.1} | {:.2} | {:.1} | {} | {:.3} | {:.2} |",
             r.row,
             r.search,
             r.trials.unwrap_or(0),
@@ -919,6 +922,8 @@ fn noise_table(md: &mut String, s: &Section) {
             st.p90_questions,
             r.queries,
             st.median_questions / bound,
+            st.mean_questions,
+            st.floor.map_or("-".into(), |f| format!("{f:.1}")),
             r.worst_error.unwrap_or(r.error),
             st.ms_per_question
         );

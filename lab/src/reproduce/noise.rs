@@ -40,7 +40,8 @@ use metric_elicitation::elicit::bayes::families::{
     BinaryLpm, CostReward, Dlpm, FairQpme, Fpme, Qpme, SphereLpme,
 };
 use metric_elicitation::elicit::bayes::{
-    draw_prior, elicit, information_bound, sphere_bound, AnswerModel, BayesSettings, Family,
+    draw_prior, elicit, information_bound, simplex_bound, sphere_bound, AnswerModel, BayesSettings,
+    Family,
 };
 use metric_elicitation::elicit::binary::{elicit_lpm, Monotonicity};
 use metric_elicitation::elicit::cost_reward::{elicit_cost_reward, CostRewardSettings};
@@ -821,14 +822,21 @@ fn free(case: Case) -> usize {
 }
 
 /// The fewest questions any procedure needs on average in `case` behind
-/// `person` at `eps`, where computed: LPME's unit vectors of any sign
-/// fill the whole sphere, which [`sphere_bound`] counts (exact answers,
-/// stopping at a 95 % credible ball); `None` elsewhere.
+/// `person` at `eps`, where computed (exact answers, stopping at a 95 %
+/// credible ε): LPME's unit vectors of any sign fill the whole sphere
+/// ([`sphere_bound`]); DLPM's and cost/reward's weights the whole simplex
+/// ([`simplex_bound`]); `None` elsewhere.
 fn floor(case: Case, person: Person, eps: f64) -> Result<Option<f64>> {
-    match (case, person) {
-        (Case::Lpme(q), Person::Exact) => Ok(Some(sphere_bound::<f64>(q, &eps, &0.95)?)),
-        _ => Ok(None),
+    if person != Person::Exact {
+        return Ok(None);
     }
+    Ok(match case {
+        Case::Lpme(q) => Some(sphere_bound::<f64>(q, &eps, &0.95)?),
+        // k class weights (and two attributes' for cost/reward).
+        Case::Dlpm(k) => Some(simplex_bound::<f64>(k, &eps, &0.95)?),
+        Case::CostReward(k) => Some(simplex_bound::<f64>(k + 2, &eps, &0.95)?),
+        _ => None,
+    })
 }
 
 /// The statistics of one engine's outcomes in one setting.
@@ -1263,6 +1271,19 @@ mod tests {
         let m = misses(&rows[0]).join("; ");
         assert!(exact.median_questions > 1.3 * rows[0].bound.unwrap());
         assert!(m.contains("any procedure needs 1.36x"), "{m}");
+    }
+
+    #[test]
+    fn dlpm_and_cost_reward_rows_carry_the_simplex_floor() {
+        let people = [Person::Exact, Person::BradleyTerry(0.01)];
+        for (case, parts) in [(Case::Dlpm(3), 3), (Case::CostReward(2), 4)] {
+            let rows =
+                rows::<f64>("noise", case, &people, &[0.05], 2, 2019, &[Way::Known]).unwrap();
+            let floor = rows[0].noise.as_ref().unwrap().floor.unwrap();
+            assert_eq!(floor, simplex_bound::<f64>(parts, &0.05, &0.95).unwrap());
+            assert!(floor < rows[0].bound.unwrap());
+            assert_eq!(rows[1].noise.as_ref().unwrap().floor, None);
+        }
     }
 
     #[test]
