@@ -827,6 +827,17 @@ fn sphere_bound(py: Python<'_>, q: usize, eps: f64, level: f64) -> PyResult<f64>
     metric_elicitation::elicit::bayes::sphere_bound(q, &eps, &level).map_err(|e| to_py(py, &e))
 }
 
+/// The fewest questions, on average, any procedure needs with exact
+/// answers to stop at a credible ε in max |Δw| when the metric is `parts`
+/// non-negative weights summing to one with a uniform prior (DLPM,
+/// cost/reward; `elicit::bayes::simplex_bound`); `SpecError` naming the
+/// field for bad input.
+#[pyfunction]
+#[pyo3(signature = (parts, eps, level=0.95))]
+fn simplex_bound(py: Python<'_>, parts: usize, eps: f64, level: f64) -> PyResult<f64> {
+    metric_elicitation::elicit::bayes::simplex_bound(parts, &eps, &level).map_err(|e| to_py(py, &e))
+}
+
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -852,6 +863,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(statistics, m)?)?;
     m.add_function(wrap_pyfunction!(information_bound, m)?)?;
     m.add_function(wrap_pyfunction!(sphere_bound, m)?)?;
+    m.add_function(wrap_pyfunction!(simplex_bound, m)?)?;
     m.add_class::<NativeSession>()?;
     m.add_class::<NativeQuestion>()?;
     m.add_class::<NativeMetric>()?;

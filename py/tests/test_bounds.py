@@ -42,6 +42,12 @@ def test_the_sphere_bound_grows_with_q_and_shrinks_with_eps(q, eps, level):
     assert bounds.sphere(q, eps * 1.5, level) < here
 
 
+@given(eps=st.floats(min_value=1e-3, max_value=1.0), level=LEVEL)
+def test_three_weights_leave_a_hexagon_of_area_three_eps_squared(eps, level):
+    want = math.log2(level * 0.5 / (3 * eps * eps))
+    assert bounds.simplex(3, eps, level) == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
 @pytest.mark.parametrize(
     "call, field",
     [
@@ -50,6 +56,9 @@ def test_the_sphere_bound_grows_with_q_and_shrinks_with_eps(q, eps, level):
         (lambda: bounds.sphere(3, 0.0), "eps"),
         (lambda: bounds.sphere(3, float("nan")), "eps"),
         (lambda: bounds.sphere(3, 0.05, 1.5), "level"),
+        (lambda: bounds.simplex(1, 0.05), "parts"),
+        (lambda: bounds.simplex(22, 0.05), "parts"),
+        (lambda: bounds.simplex(3, 1.5), "eps"),
         (lambda: bounds.information(0, 0.05), "d"),
         (lambda: bounds.information(2, -1.0), "eps"),
         (lambda: bounds.information(2, 0.05, 0.7), "p"),

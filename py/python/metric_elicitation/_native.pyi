@@ -37,6 +37,9 @@ def information_bound(d: int, eps: float, p: float = 0.0) -> float:
 def sphere_bound(q: int, eps: float, level: float = 0.95) -> float:
     """Fewest questions on average to a credible eps-ball on the whole sphere."""
 
+def simplex_bound(parts: int, eps: float, level: float = 0.95) -> float:
+    """Fewest questions on average to a credible eps in max |dw| on the simplex."""
+
 class Question:
     """One comparison: classifier A (``a``) against classifier B (``b``)."""
 

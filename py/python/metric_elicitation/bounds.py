@@ -10,6 +10,10 @@ the engine's counts against (``docs/measurements/bayes-noise.md``).
   a unit vector of any sign in q coordinates (LPME's a) with a uniform
   prior: log₂(level·|S^(q−1)|/|C_ε|). On a circle it exceeds 1.3× the
   count: no procedure meets 1.3× there.
+* :func:`simplex` — the same when the metric is ``parts`` non-negative
+  weights summing to one (DLPM's and cost/reward's), the error max |Δw|:
+  log₂(level·|Δ|/|B_ε|), below the count (the simplex is smaller than a
+  cube).
 
 >>> from metric_elicitation import bounds
 >>> round(bounds.information(5, 0.05), 3)
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 from . import _native
 
-__all__ = ["information", "sphere"]
+__all__ = ["information", "simplex", "sphere"]
 
 
 def information(d: int, eps: float, p: float = 0.0) -> float:
@@ -59,3 +63,19 @@ def sphere(q: int, eps: float, level: float = 0.95) -> float:
     50.56
     """
     return _native.sphere_bound(q, eps, level)
+
+
+def simplex(parts: int, eps: float, level: float = 0.95) -> float:
+    """The fewest questions, on average, any procedure asking a person who
+    never errs needs to stop with ``level`` of a uniform posterior on the
+    simplex of ``parts`` weights within ε of one estimate in max |Δw|
+    (``elicit::bayes::simplex_bound`` in the Rust library).
+
+    Raises :class:`~metric_elicitation.SpecError` naming ``parts``,
+    ``eps`` or ``level`` for ``parts`` outside 2..21, ε outside (0, 1],
+    ``level`` outside (0, 1].
+
+    >>> round(simplex(3, 0.05), 3)
+    5.985
+    """
+    return _native.simplex_bound(parts, eps, level)
