@@ -372,9 +372,10 @@ pub struct NoiseStats {
     /// Mean questions.
     pub mean_questions: f64,
     /// The fewest questions any procedure needs on average to stop at the
-    /// engine's 95 % credible ε, where computed (LPME with exact answers:
-    /// [`sphere_bound`]); above the bound of the row when the family's
-    /// parameters range over more than a unit cube.
+    /// engine's 95 % credible ε, where computed (exact answers:
+    /// [`sphere_bound`] for LPME, [`simplex_bound`] for DLPM and
+    /// cost/reward); above the row's bound where the parameters range over
+    /// more than a unit cube, below it where they range over less.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub floor: Option<f64>,
     /// Milliseconds per question.
