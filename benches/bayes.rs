@@ -51,7 +51,9 @@ fn bench_family<F: Family<f64>>(c: &mut Criterion, name: &str, family: &F) {
     };
     let mut person = Mistakes::new(Simulated::new(value), 0.1, 3).expect("p in [0, 1]");
     let mut engine = Engine::new(family, settings()).expect("valid family");
-    let warm = information_bound(family.free(), &0.05, &0.1).round() as usize;
+    let warm = information_bound(family.free(), &0.05, &0.1)
+        .expect("valid bound arguments")
+        .round() as usize;
     for _ in 0..warm {
         let q = engine.next_question().expect("a question");
         let a = person.compare(&q.first, &q.second).expect("an answer");

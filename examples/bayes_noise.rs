@@ -138,7 +138,7 @@ fn binary(trials: u64, eps: f64, p: f64) {
             })
             .collect();
         let name = format!("binary LPM, {label}, engine ({name})");
-        row(&name, &runs, eps, information_bound(1, &eps, &p));
+        row(&name, &runs, eps, bound(1, eps, p));
     }
     let runs: Vec<Trial> = truths
         .iter()
@@ -168,8 +168,13 @@ fn binary(trials: u64, eps: f64, p: f64) {
         &format!("binary LPM, {label}, coordinate search (golden)"),
         &runs,
         eps,
-        information_bound(1, &eps, &p),
+        bound(1, eps, p),
     );
+}
+
+/// The information bound; the example's own `--eps` and p are in range.
+fn bound(d: usize, eps: f64, p: f64) -> f64 {
+    information_bound(d, &eps, &p).expect("eps in (0, 1], p in [0, 1/2]")
 }
 
 fn sphere_lpme(q: usize, trials: u64, eps: f64, p: f64) {
@@ -198,7 +203,7 @@ fn sphere_lpme(q: usize, trials: u64, eps: f64, p: f64) {
             )
         })
         .collect();
-    let bound = information_bound(q - 1, &eps, &p);
+    let bound = bound(q - 1, eps, p);
     row(&format!("LPME q = {q}, {label}, engine"), &runs, eps, bound);
     let runs: Vec<Trial> = truths
         .iter()

@@ -801,19 +801,7 @@ fn statistics() -> Vec<String> {
 #[pyfunction]
 #[pyo3(signature = (d, eps, p=0.0))]
 fn information_bound(py: Python<'_>, d: usize, eps: f64, p: f64) -> PyResult<f64> {
-    let bad = |name: &str, reason: String| Err(to_py(py, &Error::invalid(name, reason)));
-    if d == 0 {
-        return bad("d", "must be at least 1".into());
-    }
-    if !(eps > 0.0 && eps <= 1.0) {
-        return bad("eps", format!("must lie in (0, 1], got {eps}"));
-    }
-    if !(0.0..=0.5).contains(&p) {
-        return bad("p", format!("must lie in [0, 1/2], got {p}"));
-    }
-    Ok(metric_elicitation::elicit::bayes::information_bound(
-        d, &eps, &p,
-    ))
+    metric_elicitation::elicit::bayes::information_bound(d, &eps, &p).map_err(|e| to_py(py, &e))
 }
 
 /// The fewest questions, on average, any procedure needs with exact

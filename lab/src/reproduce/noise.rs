@@ -916,7 +916,7 @@ pub fn rows<T: Scalar>(
             .filter(|((i, _), _)| *i == s)
             .map(|(_, r)| r)
             .collect();
-        let bound = information_bound::<f64>(free(case), &eps, &person.p());
+        let bound = information_bound::<f64>(free(case), &eps, &person.p())?;
         for (e, engine) in ways.iter().map(|w| w.label(case)).enumerate() {
             let outcomes: Vec<&Outcome> = of_setting.iter().filter_map(|r| r.get(e)).collect();
             let mut st = stats(person, eps, &outcomes);

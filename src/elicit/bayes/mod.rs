@@ -506,23 +506,44 @@ impl<T: Scalar> BayesSettingsBuilder<T> {
 
 /// d·log₂(1/ε)/(1 − H(p)): about how many answers d free parameters need
 /// to ε when each answer is wrong with probability p (`notes/people.md`,
-/// "The bound"). Infinite for p ≥ ½.
+/// "The bound"). Infinite at p = ½, where an answer carries no bit.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `d` for d = 0, `eps` for ε outside
+/// (0, 1] and `p` for p outside [0, ½] (a NaN included).
 ///
 /// # Examples
 /// ```
 /// use metric_elicitation::elicit::bayes::information_bound;
-/// let exact = information_bound(5, &0.05, &0.0);
+/// let exact = information_bound(5, &0.05, &0.0).unwrap();
 /// assert!((exact - 5.0 * (20f64).log2()).abs() < 1e-12);
-/// let noisy = information_bound(5, &0.05, &0.1);
+/// let noisy = information_bound(5, &0.05, &0.1).unwrap();
 /// assert!((noisy / exact - 1.8832).abs() < 1e-4);
+/// assert!(information_bound(5, &0.05, &0.5).unwrap().is_infinite());
+/// // Bad input is an error naming the argument, never a NaN.
+/// assert!(information_bound(0, &0.05, &0.1).is_err());
+/// assert!(information_bound(5, &1.5, &0.1).is_err());
+/// assert!(information_bound(5, &0.05, &f64::NAN).is_err());
 /// ```
-pub fn information_bound<T: Scalar>(d: usize, eps: &T, p: &T) -> T {
-    let capacity = T::int(1) - select::entropy(p);
-    let bits = T::int(d as i64) * (T::int(1) / eps.clone()).ln() / T::ln_2();
-    if capacity <= T::int(0) {
-        return T::int(1) / T::int(0);
+pub fn information_bound<T: Scalar>(d: usize, eps: &T, p: &T) -> Result<T> {
+    let (zero, one) = (T::int(0), T::int(1));
+    if d == 0 {
+        return Err(Error::invalid("d", "must be at least 1"));
     }
-    bits / capacity
+    half_open("eps", eps, &one)?;
+    let half = one.clone() / T::int(2);
+    if !p.finite() || *p < zero || *p > half {
+        return Err(Error::invalid(
+            "p",
+            format!("must lie in [0, 1/2], got {p}"),
+        ));
+    }
+    let capacity = one.clone() - select::entropy(p);
+    if *p == half || capacity <= zero {
+        return Ok(one / zero);
+    }
+    let bits = T::int(d as i64) * (one / eps.clone()).ln() / T::ln_2();
+    Ok(bits / capacity)
 }
 
 /// `x` in (0, `hi`], or an error naming `name`.
@@ -571,13 +592,13 @@ fn half_open<T: Scalar>(name: &str, x: &T, hi: &T) -> Result<()> {
 /// let theta = 2.0 * (0.025f64).asin();
 /// let circle = sphere_bound(2, &0.05, &0.95).unwrap();
 /// assert!((circle - (0.95 * std::f64::consts::PI / theta).log2()).abs() < 1e-12);
-/// assert!(circle / information_bound(1, &0.05, &0.0) > 1.36);
+/// assert!(circle / information_bound(1, &0.05, &0.0).unwrap() > 1.36);
 /// // The 2-sphere: a cap of chord radius ε has area π·ε².
 /// let s2 = sphere_bound(3, &0.02, &1.0).unwrap();
 /// assert!((s2 - (4.0 / (0.02f64 * 0.02)).log2()).abs() < 1e-9);
 /// // Many coordinates stay finite; bad input is an error, never a panic.
 /// let wide = sphere_bound(2000, &0.05, &0.95).unwrap();
-/// assert!(wide.is_finite() && wide > information_bound(1999, &0.05, &0.0) * 0.5);
+/// assert!(wide.is_finite() && wide > information_bound(1999, &0.05, &0.0).unwrap() * 0.5);
 /// assert!(sphere_bound(1, &0.05, &0.95).is_err());
 /// assert!(sphere_bound(3, &f64::NAN, &0.95).is_err());
 /// ```
@@ -1524,7 +1545,7 @@ where
             AnswerModel::Person { .. } => Likelihood::new(&self.settings).prior_rate()?,
             AnswerModel::BradleyTerry { .. } => return None,
         };
-        let bound = information_bound(self.family.free(), self.settings.eps.get(), &p);
+        let bound = information_bound(self.family.free(), self.settings.eps.get(), &p).ok()?;
         let rounded = bound.ceil().to_f64_lossy();
         (rounded.is_finite() && rounded >= 0.0)
             .then_some((rounded as usize).min(self.settings.budget))
