@@ -2271,6 +2271,81 @@ fn the_person_model_from_a_spec_is_not_silently_wrong_behind_a_bradley_terry_per
     );
 }
 
+/// Issue 28: the spec's `particles` reaches the engine of every Bayesian
+/// procedure's fields (binary-lpm's, dlpm's shared by lpme and fpme,
+/// qpme's shared by cubic): the result says how many particles its
+/// credible set was computed from (1 000 by default), a run with other
+/// particles asks other questions and replays bit for bit, and a count
+/// outside [64, 100 000] or not a count is refused, exit 2, naming the
+/// field (with the papers' search, saying it is the Bayesian engine's).
+#[test]
+fn the_engines_particles_come_from_the_spec() {
+    let binary = |extra: &str| {
+        format!("procedure = \"binary-lpm\"\nengine = \"bayes\"\nepsilon = 0.05\nmonotonicity = \"increasing\"\n{extra}[population]\nkind = \"synthetic-003\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.8, 0.6]\nmistake_rate = 0.1\nseed = 4\n")
+    };
+    let dlpm = |extra: &str| {
+        format!("procedure = \"dlpm\"\nengine = \"bayes\"\nepsilon = 0.05\n{extra}[population]\nkind = \"synthetic-002\"\np = [1.0, 3.0, 5.0]\nscores = \"softmax\"\n[oracle]\nkind = \"simulated\"\nmetric = [0.2, 0.5, 0.3]\nmistake_rate = 0.1\nseed = 2\n")
+    };
+    let qpme = |extra: &str| {
+        format!("procedure = \"qpme\"\nengine = \"bayes\"\nepsilon = 0.05\n{extra}[population]\nkind = \"sphere\"\ncenter = [0.5, 0.5]\nradius = 0.2\n[oracle]\nkind = \"simulated\"\nmetric = {{ a = [0.6, 0.3], B = [[-0.4, 0.1], [0.1, -0.3]] }}\n")
+    };
+    let v = json(&run_spec("particles-default.toml", &binary("")));
+    assert_eq!(v["credible"]["particles"], 1000, "{v}");
+    let v4 = json(&run_spec(
+        "particles-4000.toml",
+        &binary("particles = 4000\n"),
+    ));
+    assert_eq!(v4["credible"]["particles"], 4000, "{v4}");
+    assert_ne!(
+        v["credible"]["radius"], v4["credible"]["radius"],
+        "{v} {v4}"
+    );
+    for (name, spec) in [("dlpm", dlpm as fn(&str) -> String), ("qpme", qpme)] {
+        let v = json(&run_spec(
+            &format!("particles-{name}.toml"),
+            &spec("particles = 256\n"),
+        ));
+        assert_eq!(v["engine"], "bayes", "{name}: {v}");
+        assert_eq!(v["credible"]["particles"], 256, "{name}: {v}");
+    }
+    // Other particles replay bit for bit.
+    let path = tmp("particles-t.toml");
+    std::fs::write(&path, dlpm("particles = 300\n")).unwrap();
+    let file = tmp("particles.jsonl");
+    let first = run_with_transcript(&path, &file);
+    json(&first);
+    let replay = elicit().arg("replay").arg(&file).output().unwrap();
+    assert_eq!(replay.stdout, first.stdout);
+    for bad in [
+        "particles = 10\n",
+        "particles = 1000000\n",
+        "particles = \"many\"\n",
+        "particles = -5\n",
+    ] {
+        for (name, spec) in [
+            ("binary", binary as fn(&str) -> String),
+            ("dlpm", dlpm),
+            ("qpme", qpme),
+        ] {
+            let out = run_spec("particles-bad.toml", &spec(bad));
+            assert_eq!(out.status.code(), Some(2), "{name} {bad:?}");
+            assert!(out.stdout.is_empty(), "{name} {bad:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("particles"), "{name} {bad:?}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{name} {bad:?}: {err}");
+        }
+    }
+    // With the papers' search the field is refused, saying whose it is.
+    let search = dlpm("particles = 4000\n").replace("engine = \"bayes\"", "engine = \"search\"");
+    let out = run_spec("particles-search.toml", &search);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("particles") && err.contains("engine = \"bayes\""),
+        "{err}"
+    );
+}
+
 /// Issue 28 (driver): `engine = "bayes"` elicits binary-lpm from a
 /// simulated person who errs (`oracle.mistake_rate`), reports its credible
 /// radius and the estimated mistake rate, and replays bit for bit. Over

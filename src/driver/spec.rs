@@ -730,6 +730,15 @@ fn default_precision() -> String {
     "f64".into()
 }
 
+/// The fields every procedure takes with `engine = "bayes"` and none takes
+/// with the papers' search (`docs/spec.md`, engine `bayes`).
+pub const BAYES_FIELDS: [&str; 4] = [
+    "assumed_mistake_rate",
+    "engine_seed",
+    "max_questions",
+    "particles",
+];
+
 impl Spec {
     /// Reads a TOML (`.toml`) or JSON (anything else) spec; relative paths
     /// in it are made relative to the spec's folder.
@@ -981,6 +990,9 @@ impl Spec {
                 // Pinned by default for a person: the search's fields
                 // need the search named.
                 ", engine bayes; name engine = \"search\" for the papers' search and its fields"
+            } else if text.starts_with("unknown field") && BAYES_FIELDS.contains(&field.as_str()) {
+                // The Bayesian engine's own field given to the search.
+                ", engine search: a field of the Bayesian engine; name engine = \"bayes\" to use it"
             } else {
                 ""
             };

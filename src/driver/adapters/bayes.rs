@@ -87,6 +87,11 @@ pub struct BayesBinaryLpmFields {
     pub engine_seed: Option<u64>,
     /// The most questions the engine asks (default 400).
     pub max_questions: Option<usize>,
+    /// The engine's weighted particles (default 1000, from 64 to
+    /// [`MAX_PARTICLES`]): more give a credible radius that covers the
+    /// truth more nearly as often as its level promises, at about
+    /// proportionally more time per question.
+    pub particles: Option<usize>,
 }
 
 /// `binary-lpm` with `engine = "bayes"`: [`Bayes`] over
@@ -102,32 +107,50 @@ impl<T: Scalar> BayesBinaryLpmAdapter<T> {
     }
 }
 
+/// The most particles a spec may ask the engine for: 100 000 hold about
+/// 320 MB of projections at the default 400 questions in f64, and take
+/// about a hundred times the default's time per question.
+pub const MAX_PARTICLES: usize = 100_000;
+
+/// The fields every Bayesian procedure's spec shares, as given.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SharedFields<'a> {
+    /// `assumed_mistake_rate`.
+    pub assumed_mistake_rate: Option<&'a Value>,
+    /// `engine_seed`.
+    pub engine_seed: Option<u64>,
+    /// `max_questions`.
+    pub max_questions: Option<usize>,
+    /// `particles`.
+    pub particles: Option<usize>,
+}
+
 /// The fields every Bayesian procedure's spec shares
-/// (`assumed_mistake_rate`, `engine_seed`, `max_questions`), and the
-/// engine's settings they give.
+/// (`assumed_mistake_rate`, `engine_seed`, `max_questions`, `particles`),
+/// and the engine's settings they give.
 pub trait EngineFields {
-    /// The three shared fields, as given.
-    fn engine_fields(&self) -> (Option<&Value>, Option<u64>, Option<usize>);
+    /// The shared fields, as given.
+    fn engine_fields(&self) -> SharedFields<'_>;
 
     /// The engine's settings at the spec's ε.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] naming the field.
     fn settings<T: Scalar>(&self, search: Search<T>) -> Result<BayesSettings<T>> {
-        let (rate, seed, budget) = self.engine_fields();
-        settings(search, rate, seed, budget)
+        settings(search, self.engine_fields())
     }
 }
 
 macro_rules! engine_fields {
     ($($fields:ty),*) => {
         $(impl EngineFields for $fields {
-            fn engine_fields(&self) -> (Option<&Value>, Option<u64>, Option<usize>) {
-                (
-                    self.assumed_mistake_rate.as_ref(),
-                    self.engine_seed,
-                    self.max_questions,
-                )
+            fn engine_fields(&self) -> SharedFields<'_> {
+                SharedFields {
+                    assumed_mistake_rate: self.assumed_mistake_rate.as_ref(),
+                    engine_seed: self.engine_seed,
+                    max_questions: self.max_questions,
+                    particles: self.particles,
+                }
             }
         })*
     };
@@ -144,16 +167,11 @@ engine_fields!(
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] naming the field.
-fn settings<T: Scalar>(
-    search: Search<T>,
-    assumed_mistake_rate: Option<&Value>,
-    engine_seed: Option<u64>,
-    max_questions: Option<usize>,
-) -> Result<BayesSettings<T>> {
+fn settings<T: Scalar>(search: Search<T>, fields: SharedFields<'_>) -> Result<BayesSettings<T>> {
     let mut settings = BayesSettings::builder(search.eps)
-        .answers(answers(assumed_mistake_rate)?)
-        .seed(engine_seed.unwrap_or(0));
-    if let Some(n) = max_questions {
+        .answers(answers(fields.assumed_mistake_rate)?)
+        .seed(fields.engine_seed.unwrap_or(0));
+    if let Some(n) = fields.max_questions {
         if n == 0 {
             return Err(Error::invalid(
                 "max_questions",
@@ -161,6 +179,15 @@ fn settings<T: Scalar>(
             ));
         }
         settings = settings.budget(n);
+    }
+    if let Some(n) = fields.particles {
+        if !(64..=MAX_PARTICLES).contains(&n) {
+            return Err(Error::invalid(
+                "particles",
+                format!("must be between 64 and {MAX_PARTICLES}, got {n}"),
+            ));
+        }
+        settings = settings.particles(n);
     }
     settings.build()
 }
@@ -201,12 +228,15 @@ fn answers<T: Scalar>(field: Option<&Value>) -> Result<AnswerModel<T>> {
     }
 }
 
-/// What every Bayesian result adds (`engine`, `credible`, the estimated
-/// mistake rate, the disagreement, "can't tell" answers, why it stopped),
+/// What every Bayesian result adds (`engine`, `credible` with the
+/// `particles` it was computed from, the estimated mistake rate, the disagreement, "can't tell" answers, why it stopped),
 /// and its warnings: a quarter of "can't tell" answers is worth saying,
 /// but a credible radius within ε determines the metric all the same, so
 /// that note is kept out of the warnings (which decide `undetermined`).
-fn bayes_details<T: Scalar, M>(est: &BayesEstimate<T, M>) -> (Map<String, Value>, Vec<Warning>) {
+fn bayes_details<T: Scalar, M>(
+    est: &BayesEstimate<T, M>,
+    particles: usize,
+) -> (Map<String, Value>, Vec<Warning>) {
     let mut details = Map::new();
     details.insert("engine".into(), json!(Engine::Bayes.name()));
     details.insert(
@@ -215,6 +245,7 @@ fn bayes_details<T: Scalar, M>(est: &BayesEstimate<T, M>) -> (Map<String, Value>
             "level": lossy(&est.level),
             "radius": lossy(&est.radius),
             "half_widths": est.parameters.iter().map(|p| (p.name.clone(), lossy(&p.half_width))).collect::<Map<String, Value>>(),
+            "particles": particles,
         }),
     );
     details.insert(
@@ -295,7 +326,7 @@ impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
     fn report(&self, est: &BayesEstimate<T, Lpm<T>>, truth: Option<&Lpm<T>>) -> Report {
         let (m11, m00) = (est.theta[0].clone(), est.theta[1].clone());
         let (elicited, elicited_exact) = table([("m11", &m11), ("m00", &m00)]);
-        let (details, warnings) = bayes_details(est);
+        let (details, warnings) = bayes_details(est, self.algorithm.settings().particles());
         let mut report = Report {
             elicited,
             elicited_exact,
@@ -366,6 +397,9 @@ pub struct BayesDlpmFields {
     pub engine_seed: Option<u64>,
     /// The most questions the engine asks (default 400).
     pub max_questions: Option<usize>,
+    /// The engine's particles, as binary-lpm's
+    /// ([`BayesBinaryLpmFields::particles`]).
+    pub particles: Option<usize>,
 }
 
 /// A k-class population as the driver builds it.
@@ -421,7 +455,7 @@ impl<T: Scalar> Adapter<T> for BayesDlpmAdapter<T> {
     /// them.
     fn report(&self, est: &BayesEstimate<T, DVector<T>>, truth: Option<&Linear<T>>) -> Report {
         let a = &est.theta;
-        let (details, warnings) = bayes_details(est);
+        let (details, warnings) = bayes_details(est, self.algorithm.settings().particles());
         let mut report = Report {
             elicited: lossy_list(a.iter()),
             elicited_exact: exact_list(a.iter()),
@@ -540,7 +574,7 @@ impl<T: Scalar> Adapter<T> for BayesLpmeAdapter<T> {
     /// the search reports them.
     fn report(&self, est: &BayesEstimate<T, DVector<T>>, truth: Option<&Linear<T>>) -> Report {
         let a = &est.theta;
-        let (mut details, warnings) = bayes_details(est);
+        let (mut details, warnings) = bayes_details(est, self.algorithm.settings().particles());
         details.insert(
             "sphere_radius".into(),
             lossy(self.algorithm.family().sphere().radius()),
@@ -684,7 +718,7 @@ impl<T: Scalar> Adapter<T> for BayesFpmeAdapter<T> {
         truth: Option<&BoundFair<T>>,
     ) -> Report {
         let (a, b, lambda) = self.parts(est);
-        let (mut details, warnings) = bayes_details(est);
+        let (mut details, warnings) = bayes_details(est, self.algorithm.settings().particles());
         group_details(self.groups(), &mut details);
         let f = |x: &T| x.to_f64_lossy();
         let weights = |v: &DVector<T>| {
@@ -793,6 +827,9 @@ pub struct BayesQpmeFields {
     pub engine_seed: Option<u64>,
     /// The most questions the engine asks (default 400).
     pub max_questions: Option<usize>,
+    /// The engine's particles, as binary-lpm's
+    /// ([`BayesBinaryLpmFields::particles`]).
+    pub particles: Option<usize>,
     /// How a rate vector is shown, as the search's `rates` (default
     /// diagonal).
     pub rates: Option<Rates>,
@@ -884,7 +921,7 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
         truth: Option<&QuadraticMetric<T>>,
     ) -> Report {
         let (a, b) = self.parts(est);
-        let (mut details, warnings) = bayes_details(est);
+        let (mut details, warnings) = bayes_details(est, self.algorithm.settings().particles());
         details.insert("sphere_radius".into(), lossy(self.sphere().radius()));
         Report {
             warnings,
@@ -954,6 +991,9 @@ pub struct BayesCostRewardFields {
     pub engine_seed: Option<u64>,
     /// The most questions the engine asks (default 400).
     pub max_questions: Option<usize>,
+    /// The engine's particles, as binary-lpm's
+    /// ([`BayesBinaryLpmFields::particles`]).
+    pub particles: Option<usize>,
 }
 
 /// `cost-reward` with `engine = "bayes"`: [`Bayes`] over
@@ -1020,7 +1060,7 @@ impl<T: Scalar> Adapter<T> for BayesCostRewardAdapter<T> {
         let (k, attributes) = (self.classes(), self.family().attributes());
         let a = &est.theta;
         let readable = |v: &T| json!(v.to_f64_lossy());
-        let (details, warnings) = bayes_details(est);
+        let (details, warnings) = bayes_details(est, self.algorithm.settings().particles());
         Report {
             elicited: cost_reward::table(k, attributes, a, readable),
             elicited_exact: cost_reward::table(k, attributes, a, |v| json!(v.encode())),
@@ -1109,6 +1149,9 @@ pub struct BayesFairQpmeFields {
     pub engine_seed: Option<u64>,
     /// The most questions the engine asks (default 400).
     pub max_questions: Option<usize>,
+    /// The engine's particles, as binary-lpm's
+    /// ([`BayesBinaryLpmFields::particles`]).
+    pub particles: Option<usize>,
     /// What the groups' rate vectors hold, as the search's `rates`
     /// (default diagonal, 000 Def. 4).
     pub rates: Option<Rates>,
@@ -1193,7 +1236,7 @@ impl<T: Scalar> Adapter<T> for BayesFairQpmeAdapter<T> {
         truth: Option<&FairQuadraticTruth<T>>,
     ) -> Report {
         let (a, b, lambda) = self.parts(est);
-        let (mut details, warnings) = bayes_details(est);
+        let (mut details, warnings) = bayes_details(est, self.algorithm.settings().particles());
         group_details(self.groups(), &mut details);
         Report {
             warnings,
@@ -1322,7 +1365,7 @@ impl<T: Scalar> Adapter<T> for BayesCubicAdapter<T> {
         truth: Option<&CubicMetric<T>>,
     ) -> Report {
         let (a, b, c) = self.parts(est);
-        let (mut details, warnings) = bayes_details(est);
+        let (mut details, warnings) = bayes_details(est, self.algorithm.settings().particles());
         details.insert("sphere_radius".into(), lossy(self.sphere().radius()));
         Report {
             warnings,
