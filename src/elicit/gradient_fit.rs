@@ -509,13 +509,18 @@ pub fn fit_direct<T: Scalar, M: GradientModel<T> + ?Sized>(
                 .zip(&scale)
                 .map(|(x, s)| x.clone() / s.clone()),
         );
-        let gradients: Vec<DVector<T>> = jacobians.iter().map(|j| j * &theta).collect();
-        if against(&gradients, obs) {
-            theta.neg_mut();
-        }
         let norm = theta.norm();
         theta /= norm;
-        let gradients: Vec<DVector<T>> = jacobians.iter().map(|j| j * &theta).collect();
+        // The gradients once, turned with θ when they point against the
+        // observations (a negation is exact, so both are as if computed
+        // from the turned θ).
+        let mut gradients: Vec<DVector<T>> = jacobians.iter().map(|j| j * &theta).collect();
+        if against(&gradients, obs) {
+            theta.neg_mut();
+            for g in &mut gradients {
+                g.neg_mut();
+            }
+        }
         weights = reweight(&gradients);
         let unidentified = unidentified(&sv);
         last = Some((theta, sv, gradients));
