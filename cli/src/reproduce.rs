@@ -67,7 +67,8 @@ fn shared(p: Progress<'_>) {
 }
 
 /// The command line a single run records in report.md (a merge writes the
-/// same); `--engines` only when it selects fewer than every elicitation.
+/// same); `--engines` only when it selects fewer than every elicitation,
+/// `--particles` only when given.
 pub fn command_line(precision: &str, o: &Options) -> String {
     let mut line = format!(
         "elicit reproduce --precision {precision} --search {} --trials {} --seed {}",
@@ -77,6 +78,9 @@ pub fn command_line(precision: &str, o: &Options) -> String {
     );
     if o.engines != Way::ALL {
         line.push_str(&format!(" --engines {}", Way::list(&o.engines)));
+    }
+    if let Some(n) = o.particles {
+        line.push_str(&format!(" --particles {n}"));
     }
     line
 }

@@ -154,6 +154,37 @@ fn parts_of_different_runs_are_refused_naming_what_differs() {
         "{}",
         stderr(&out)
     );
+    // Another engine's particles (the noise jobs'; checked for every run).
+    ok(
+        &[
+            "reproduce",
+            "--only",
+            "003-thm2",
+            "003-table1",
+            "--trials",
+            "2",
+            "--particles",
+            "128",
+            "--shard",
+            "2/2",
+            "--out",
+            "d",
+        ],
+        &dir,
+    );
+    let out = elicit(&["merge", "a/shard-1-of-2.cbor", "d", "--out", "m"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--particles: 128 against the default"),
+        "{}",
+        stderr(&out)
+    );
+    let out = elicit(
+        &["reproduce", "--only", "noise-binary", "--particles", "10"],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--particles"), "{}", stderr(&out));
     // Another number of shards.
     let out = elicit(&["merge", "a", "c", "--out", "m"], &dir);
     assert_eq!(out.status.code(), Some(2));

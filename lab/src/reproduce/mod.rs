@@ -175,6 +175,9 @@ pub struct Options {
     /// The noise jobs' elicitations per trial, in report order (every
     /// one by default; the other jobs ignore it).
     pub engines: Vec<noise::Way>,
+    /// The noise jobs' engine particles (`None`: the engine's default,
+    /// 1 000; the other jobs ignore it).
+    pub particles: Option<usize>,
 }
 
 impl Default for Options {
@@ -185,6 +188,7 @@ impl Default for Options {
             trials: 1000,
             seed: 2019,
             engines: noise::Way::ALL.to_vec(),
+            particles: None,
         }
     }
 }
@@ -457,6 +461,7 @@ pub fn merge_parts(
         trials: first.trials,
         seed: first.seed,
         engines: noise::Way::parse_list(&first.engines)?,
+        particles: first.particles,
     };
     let bits = metric_elicitation::scalar::precision_bits(&first.precision, "precision")?;
     let mut parts: Vec<&mut shard::Part> = parts.iter_mut().map(|(_, p)| p).collect();
@@ -638,6 +643,7 @@ pub fn run_shard<T: Scalar>(
         trials: o.trials,
         seed: o.seed,
         engines: noise::Way::list(&o.engines),
+        particles: o.particles,
         shard: part,
         jobs,
     })

@@ -386,10 +386,14 @@ fn settings<T: Scalar>(
     eps: f64,
     model: Option<AnswerModel<T>>,
     seed: u64,
+    particles: Option<usize>,
 ) -> Result<BayesSettings<T>> {
     let mut b = BayesSettings::builder(Tolerance::new(T::from_f64_exact(eps))?).seed(seed);
     if let Some(model) = model {
         b = b.answers(model);
+    }
+    if let Some(n) = particles {
+        b = b.particles(n);
     }
     b.build()
 }
@@ -424,8 +428,9 @@ fn family_error<T: Scalar, F: Family<T>>(family: &F, theta: &[T], hat: &[T]) -> 
 }
 
 /// The engines `ways` selects on one trial of `family` (truth `theta`,
-/// engine seed `seed`), each behind its own seeded person answering by
-/// `metric`.
+/// engine seed `seed`, `particles` or the engine's default), each behind
+/// its own seeded person answering by `metric`.
+#[allow(clippy::too_many_arguments)]
 fn engines<T, F, M>(
     family: &F,
     person: Person,
@@ -434,6 +439,7 @@ fn engines<T, F, M>(
     theta: &DVector<T>,
     metric: &M,
     ways: &[Way],
+    particles: Option<usize>,
 ) -> Result<TrialOutcomes>
 where
     T: Scalar,
@@ -451,7 +457,7 @@ where
             Way::Person => AnswerModel::person(),
             Way::Search => continue,
         };
-        let s = settings::<T>(eps, Some(model), seed)?;
+        let s = settings::<T>(eps, Some(model), seed, particles)?;
         out.push(person.answer(metric.clone(), seed ^ 0x5eed, |o| {
             engine_run(family, theta, o, &s)
         })??);
@@ -478,17 +484,19 @@ fn linear<T: Scalar>(t: &DVector<T>) -> impl Fn(&DVector<T>) -> T + Clone {
 
 /// One trial of `case`: the elicitations `ways` selects (the engine told
 /// the model, flips at an unknown rate, the person model, the papers'
-/// search), each behind the same seeded person.
+/// search), each behind the same seeded person; the engine with
+/// `particles` (`None`: its default, 1 000).
 ///
 /// # Errors
 /// An error of the engine or the search (none is expected: the people never
-/// refuse).
+/// refuse); particles the engine refuses (fewer than 64).
 pub fn trial<T: Scalar>(
     case: Case,
     person: Person,
     eps: f64,
     seed: u64,
     ways: &[Way],
+    particles: Option<usize>,
 ) -> Result<TrialOutcomes> {
     let tol = Tolerance::new(T::from_f64_exact(eps))?;
     let person_seed = seed ^ 0x5eed;
@@ -500,7 +508,7 @@ pub fn trial<T: Scalar>(
             let theta = draw::<T, _>(&family, seed)?;
             let lpm = |t: &DVector<T>| Lpm::new(t[0].clone(), t[1].clone(), T::int(0));
             let truth = lpm(&theta)?;
-            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways)?;
+            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways, particles)?;
             if search {
                 let u = truth.unit();
                 out.push(searched(
@@ -530,7 +538,16 @@ pub fn trial<T: Scalar>(
             let population = LogisticMulticlass::softmax(separations)?;
             let family = Dlpm::new(population.clone());
             let theta = draw::<T, _>(&family, seed)?;
-            let mut out = engines(&family, person, eps, seed, &theta, &linear(&theta), ways)?;
+            let mut out = engines(
+                &family,
+                person,
+                eps,
+                seed,
+                &theta,
+                &linear(&theta),
+                ways,
+                particles,
+            )?;
             if search {
                 let settings = DlpmSettings {
                     eps: tol,
@@ -557,7 +574,16 @@ pub fn trial<T: Scalar>(
             let sphere = Sphere::new(DVector::from_element(q, T::ratio(1, 2)), T::ratio(1, 5))?;
             let family = SphereLpme::new(sphere.clone());
             let theta = draw::<T, _>(&family, seed)?;
-            let mut out = engines(&family, person, eps, seed, &theta, &linear(&theta), ways)?;
+            let mut out = engines(
+                &family,
+                person,
+                eps,
+                seed,
+                &theta,
+                &linear(&theta),
+                ways,
+                particles,
+            )?;
             if search {
                 let search = Search::new(T::from_f64_exact(eps), Strategy::Bisection)?;
                 out.push(searched(
@@ -590,7 +616,7 @@ pub fn trial<T: Scalar>(
             let family = Fpme::new(groups.clone());
             let theta = draw::<T, _>(&family, seed)?;
             let truth = family.metric(theta.as_slice())?.bind(&groups)?;
-            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways)?;
+            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways, particles)?;
             if search {
                 // The search's estimate in the engine's parameters (a metric
                 // of the family only when its b's are not all zero).
@@ -620,7 +646,7 @@ pub fn trial<T: Scalar>(
             let (theta, truth) = admissible_quadratic(&family, &design, seed)?;
             let t = truth.clone();
             let value = move |r: &DVector<T>| t.value(r);
-            let mut out = engines(&family, person, eps, seed, &theta, &value, ways)?;
+            let mut out = engines(&family, person, eps, seed, &theta, &value, ways, particles)?;
             if search {
                 // The search's ε is per angle of each LPME; a gradient's
                 // direction found to δ moves B̂ by about δ·‖∇φ‖/ϱ, so the
@@ -651,7 +677,7 @@ pub fn trial<T: Scalar>(
             let design = Design::new(groups.sphere().clone(), small.clone())?;
             let (theta, metric) = admissible_fair(&family, &groups, &design, seed)?;
             let truth = metric.bind(&groups)?;
-            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways)?;
+            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways, particles)?;
             if search {
                 // As QPME's: ε·ϱ per angle to aim at ε in the metric.
                 let fine = Tolerance::new(T::from_f64_exact(eps) * small.clone())?;
@@ -688,7 +714,7 @@ pub fn trial<T: Scalar>(
             let family = CostReward::new(population, attributes.clone())?;
             let theta = draw::<T, _>(&family, seed)?;
             let truth = family.metric(theta.as_slice())?;
-            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways)?;
+            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways, particles)?;
             if search {
                 let settings = CostRewardSettings {
                     eps: tol,
@@ -882,7 +908,7 @@ pub fn stats(person: Person, eps: f64, outcomes: &[&Outcome]) -> NoiseStats {
 }
 
 /// The rows of `case`: for every ε and person, one row per elicitation
-/// `ways` selects.
+/// `ways` selects, the engine at its default particles.
 ///
 /// # Errors
 /// As [`trial`].
@@ -895,6 +921,24 @@ pub fn rows<T: Scalar>(
     seed: u64,
     ways: &[Way],
 ) -> Result<Vec<Row>> {
+    rows_with::<T>(id, case, people, epsilons, trials, seed, ways, None)
+}
+
+/// As [`rows`], the engine with `particles` (`None`: its default).
+///
+/// # Errors
+/// As [`trial`].
+#[allow(clippy::too_many_arguments)]
+pub fn rows_with<T: Scalar>(
+    id: &str,
+    case: Case,
+    people: &[Person],
+    epsilons: &[f64],
+    trials: usize,
+    seed: u64,
+    ways: &[Way],
+    particles: Option<usize>,
+) -> Result<Vec<Row>> {
     let settings: Vec<(f64, Person)> = epsilons
         .iter()
         .flat_map(|&e| people.iter().map(move |&p| (e, p)))
@@ -906,7 +950,14 @@ pub fn rows<T: Scalar>(
     // same metrics; the person's coin depends on the trial too.
     let results: Vec<TrialOutcomes> = sharded_map(&items, |&(s, t)| {
         let (eps, person) = settings[s];
-        trial::<T>(case, person, eps, seed.wrapping_add(t as u64), ways)
+        trial::<T>(
+            case,
+            person,
+            eps,
+            seed.wrapping_add(t as u64),
+            ways,
+            particles,
+        )
     })?;
     let mut rows = Vec::new();
     for (s, &(eps, person)) in settings.iter().enumerate() {
@@ -1032,7 +1083,7 @@ const EXPLAIN: &str = include_str!("../../text/noise-explain.md");
 
 /// The noise jobs, only those `o.only` names.
 pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
-    let (trials, seed) = (o.trials, o.seed);
+    let (trials, seed, particles) = (o.trials, o.seed, o.particles);
     let ways = o.engines.clone();
     let requested = |id: &str| o.only.iter().any(|f| id.starts_with(f.as_str()));
     let cases: [(&'static str, &'static str, Vec<Case>); 7] = [
@@ -1080,7 +1131,7 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
             let rows: Rows = Box::new(move || {
                 let mut all = Vec::new();
                 for case in &cases {
-                    all.extend(rows::<T>(
+                    all.extend(rows_with::<T>(
                         id,
                         *case,
                         &Person::ALL,
@@ -1088,6 +1139,7 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
                         trials,
                         seed,
                         &ways,
+                        particles,
                     )?);
                 }
                 Ok(all)
@@ -1211,6 +1263,53 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(strip(&a), strip(&b));
+    }
+
+    #[test]
+    fn particles_reach_the_engine_and_leave_the_search_alone() {
+        let run = |particles: Option<usize>| {
+            rows_with::<f64>(
+                "noise-dlpm",
+                Case::Dlpm(3),
+                &[Person::Flip(0.1)],
+                &[0.05],
+                3,
+                5,
+                &[Way::Known, Way::Search],
+                particles,
+            )
+            .unwrap()
+        };
+        let strip = |r: &Row| {
+            (
+                r.worst_error,
+                r.queries,
+                r.noise.clone().map(|n| n.mean_questions),
+            )
+        };
+        let (default, named, more) = (run(None), run(Some(1000)), run(Some(3000)));
+        // The default is 1 000 particles, to the bit.
+        assert_eq!(
+            default.iter().map(strip).collect::<Vec<_>>(),
+            named.iter().map(strip).collect::<Vec<_>>()
+        );
+        // Other particles: other engine runs, the same search.
+        assert_ne!(strip(&default[0]), strip(&more[0]), "{more:#?}");
+        assert_eq!(strip(&default[1]), strip(&more[1]));
+        // Too few are refused, naming the setting.
+        let e = rows_with::<f64>(
+            "noise-dlpm",
+            Case::Dlpm(3),
+            &[Person::Exact],
+            &[0.05],
+            1,
+            5,
+            &[Way::Known],
+            Some(10),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("particles"), "{e}");
     }
 
     #[test]

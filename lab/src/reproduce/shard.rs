@@ -150,6 +150,10 @@ pub struct Part {
     /// `--engines` (the noise jobs' elicitations, comma-separated names).
     #[serde(default = "every_engine")]
     pub engines: String,
+    /// `--particles` of the noise jobs' engine (`None`: its default; also
+    /// a part written before the option).
+    #[serde(default)]
+    pub particles: Option<usize>,
     /// Which part.
     pub shard: Shard,
     /// Every selected job, in run order.
@@ -465,6 +469,15 @@ pub fn check_parts(parts: &[(String, Part)]) -> Result<&Part> {
                 "--engines",
                 part.engines.clone(),
                 first.engines.clone(),
+            ));
+        }
+        if part.particles != first.particles {
+            let name =
+                |p: Option<usize>| p.map_or_else(|| "the default".to_string(), |n| n.to_string());
+            return Err(differs(
+                "--particles",
+                name(part.particles),
+                name(first.particles),
             ));
         }
         if part.shard.count != first.shard.count {
