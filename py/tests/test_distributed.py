@@ -118,6 +118,37 @@ def test_a_worker_killed_mid_run_loses_and_repeats_nothing(cluster, elicit, tmp_
     assert (tmp_path / "dask" / "results.json").read_bytes() == single
 
 
+def _without_times(path: Path):
+    import json
+
+    rows = json.loads(path.read_text())
+    for r in rows:
+        (r.get("noise") or {}).pop("ms_per_question", None)
+    return rows
+
+
+def test_a_noise_job_on_dask_names_its_engines_and_particles(cluster, elicit, tmp_path):
+    # Issue #28's evidence beyond one machine: the engine told the model
+    # with 128 particles and the search, in 3 parts, are the single run's
+    # rows (but the measured milliseconds per question), and report.md's
+    # command line names both options.
+    client, _ = cluster
+    args = ["--only", "noise-binary", "--trials", "3", "--engines", "known,search",
+            "--particles", "128"]
+    subprocess.run([elicit, "reproduce", *args, "--out", str(tmp_path / "single")],
+                   check=True, capture_output=True)
+    reproduce(client, 3, only=["noise-binary"], trials=3, engines=["known", "search"],
+              particles=128, elicit=elicit, jobs=1, out=tmp_path / "dask")
+    single = _without_times(tmp_path / "single" / "results.json")
+    assert single and {r["search"] for r in single} == {
+        r["search"] for r in _without_times(tmp_path / "dask" / "results.json")}
+    assert _without_times(tmp_path / "dask" / "results.json") == single
+    assert "--engines known,search --particles 128" in (tmp_path / "dask" / "report.md").read_text()
+    with pytest.raises(ValueError, match="particles"):
+        reproduce(client, 2, only=["noise-binary"], particles=10, elicit=elicit,
+                  out=tmp_path / "bad")
+
+
 # A user-defined sweep: DLPM on the 002 §6.1 population with k = 3 and 4,
 # exact and noisy answers, random metrics on the simplex.
 def _sweep(trials: int = 12):

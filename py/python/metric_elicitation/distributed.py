@@ -50,8 +50,13 @@ class Sharded:
     reused: list = field(default_factory=list)
 
 
-def _options(only: Sequence[str], trials: int, seed: int, search: str, precision: str) -> list:
+def _options(only: Sequence[str], trials: int, seed: int, search: str, precision: str,
+             engines: Sequence[str] = (), particles: Optional[int] = None) -> list:
     args = ["--trials", str(trials), "--seed", str(seed), "--search", search, "--precision", precision]
+    if engines:
+        args += ["--engines", ",".join(engines)]
+    if particles is not None:
+        args += ["--particles", str(particles)]
     if only:
         args += ["--only", *only]
     return args
@@ -86,6 +91,8 @@ def reproduce(
     seed: int = 2019,
     search: str = "paper",
     precision: str = "f64",
+    engines: Sequence[str] = (),
+    particles: Optional[int] = None,
     elicit: str = "elicit",
     jobs: Optional[int] = None,
     retries: int = 2,
@@ -96,7 +103,10 @@ def reproduce(
 
     ``parts`` (default: ``out``/parts) keeps the parts; those already there
     are reused. ``jobs`` sets each shard's threads (``--jobs``; default:
-    every core of the worker's machine). ``retries`` is how often a task
+    every core of the worker's machine). ``engines`` and ``particles``
+    are the noise jobs' ``--engines`` (e.g. ``["known", "search"]``; default
+    all four) and ``--particles`` (default the engine's 1 000).
+    ``retries`` is how often a task
     that raised is tried again (a worker lost mid-task is handled by the
     scheduler and does not count). ``on_part(i)`` is called as part ``i``
     is written. Raises ``RuntimeError`` with ``elicit``'s message when a
@@ -113,7 +123,9 @@ def reproduce(
     out = Path(out)
     parts = Path(parts) if parts is not None else out / "parts"
     parts.mkdir(parents=True, exist_ok=True)
-    options = _options(only, trials, seed, search, precision)
+    if particles is not None and not 64 <= particles <= 100_000:
+        raise ValueError(f"particles: must be between 64 and 100000, got {particles}")
+    options = _options(only, trials, seed, search, precision, engines, particles)
     result = Sharded(out=out, parts=parts)
     tag = hashlib.sha1(" ".join([elicit, *options]).encode()).hexdigest()[:12]
     futures = {}
