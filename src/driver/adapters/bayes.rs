@@ -229,10 +229,11 @@ fn answers<T: Scalar>(field: Option<&Value>) -> Result<AnswerModel<T>> {
 }
 
 /// What every Bayesian result adds (`engine`, `credible` with the
-/// `particles` it was computed from, the estimated mistake rate, the disagreement, "can't tell" answers, why it stopped),
-/// and its warnings: a quarter of "can't tell" answers is worth saying,
-/// but a credible radius within ε determines the metric all the same, so
-/// that note is kept out of the warnings (which decide `undetermined`).
+/// `particles` it was computed from, the estimated mistake rate, the
+/// disagreement, "can't tell" answers, why it stopped), and its warnings:
+/// a quarter of "can't tell" answers is worth saying, but a credible
+/// radius within ε determines the metric all the same, so that note is
+/// kept out of the warnings (which decide `undetermined`).
 fn bayes_details<T: Scalar, M>(
     est: &BayesEstimate<T, M>,
     particles: usize,
