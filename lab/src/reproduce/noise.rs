@@ -427,19 +427,13 @@ fn family_error<T: Scalar, F: Family<T>>(family: &F, theta: &[T], hat: &[T]) -> 
     family.error(&a, &b).to_f64_lossy()
 }
 
-/// The engines `ways` selects on one trial of `family` (truth `theta`,
-/// engine seed `seed`, `particles` or the engine's default), each behind
-/// its own seeded person answering by `metric`.
-#[allow(clippy::too_many_arguments)]
+/// The engines `set.ways` selects on one trial of `family` (truth
+/// `theta`), each behind its own seeded person answering by `metric`.
 fn engines<T, F, M>(
     family: &F,
-    person: Person,
-    eps: f64,
-    seed: u64,
+    set: &TrialSettings,
     theta: &DVector<T>,
     metric: &M,
-    ways: &[Way],
-    particles: Option<usize>,
 ) -> Result<TrialOutcomes>
 where
     T: Scalar,
@@ -447,9 +441,9 @@ where
     M: Metric<F::Point, Value = T> + Clone,
 {
     let mut out = Vec::new();
-    for way in ways {
+    for way in set.ways {
         let model = match way {
-            Way::Known => person.model::<T>(),
+            Way::Known => set.person.model::<T>(),
             Way::Flips => AnswerModel::UnknownMistakes {
                 alpha: T::int(2),
                 beta: T::int(18),
@@ -457,8 +451,8 @@ where
             Way::Person => AnswerModel::person(),
             Way::Search => continue,
         };
-        let s = settings::<T>(eps, Some(model), seed, particles)?;
-        out.push(person.answer(metric.clone(), seed ^ 0x5eed, |o| {
+        let s = settings::<T>(set.eps, Some(model), set.seed, set.particles)?;
+        out.push(set.person.answer(metric.clone(), set.seed ^ 0x5eed, |o| {
             engine_run(family, theta, o, &s)
         })??);
     }
@@ -482,22 +476,39 @@ fn linear<T: Scalar>(t: &DVector<T>) -> impl Fn(&DVector<T>) -> T + Clone {
     move |z: &DVector<T>| t.dot(z)
 }
 
-/// One trial of `case`: the elicitations `ways` selects (the engine told
-/// the model, flips at an unknown rate, the person model, the papers'
-/// search), each behind the same seeded person; the engine with
-/// `particles` (`None`: its default, 1 000).
+/// What one trial elicits with: the person answering, the ε the engine
+/// stops at and the search aims at, the seed of the truth, the person's
+/// coin and the engine, the elicitations to run and the engine's particles.
+#[derive(Clone, Copy, Debug)]
+pub struct TrialSettings<'a> {
+    /// The simulated person answering every elicitation.
+    pub person: Person,
+    /// The error ε the elicitations aim at.
+    pub eps: f64,
+    /// The seed of the truth drawn, of the person's coin (`seed ^ 0x5eed`)
+    /// and of the engine.
+    pub seed: u64,
+    /// The elicitations: the engine told the model, flips at an unknown
+    /// rate, the person model, the papers' search.
+    pub ways: &'a [Way],
+    /// The engine's particles (`None`: its default, 1 000).
+    pub particles: Option<usize>,
+}
+
+/// One trial of `case`: the elicitations `set.ways` selects, each behind
+/// the same seeded person.
 ///
 /// # Errors
 /// An error of the engine or the search (none is expected: the people never
 /// refuse); particles the engine refuses (fewer than 64).
-pub fn trial<T: Scalar>(
-    case: Case,
-    person: Person,
-    eps: f64,
-    seed: u64,
-    ways: &[Way],
-    particles: Option<usize>,
-) -> Result<TrialOutcomes> {
+pub fn trial<T: Scalar>(case: Case, set: &TrialSettings) -> Result<TrialOutcomes> {
+    let TrialSettings {
+        person,
+        eps,
+        seed,
+        ways,
+        ..
+    } = *set;
     let tol = Tolerance::new(T::from_f64_exact(eps))?;
     let person_seed = seed ^ 0x5eed;
     let search = ways.contains(&Way::Search);
@@ -508,7 +519,7 @@ pub fn trial<T: Scalar>(
             let theta = draw::<T, _>(&family, seed)?;
             let lpm = |t: &DVector<T>| Lpm::new(t[0].clone(), t[1].clone(), T::int(0));
             let truth = lpm(&theta)?;
-            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways, particles)?;
+            let mut out = engines(&family, set, &theta, &truth)?;
             if search {
                 let u = truth.unit();
                 out.push(searched(
@@ -538,16 +549,7 @@ pub fn trial<T: Scalar>(
             let population = LogisticMulticlass::softmax(separations)?;
             let family = Dlpm::new(population.clone());
             let theta = draw::<T, _>(&family, seed)?;
-            let mut out = engines(
-                &family,
-                person,
-                eps,
-                seed,
-                &theta,
-                &linear(&theta),
-                ways,
-                particles,
-            )?;
+            let mut out = engines(&family, set, &theta, &linear(&theta))?;
             if search {
                 let settings = DlpmSettings {
                     eps: tol,
@@ -574,16 +576,7 @@ pub fn trial<T: Scalar>(
             let sphere = Sphere::new(DVector::from_element(q, T::ratio(1, 2)), T::ratio(1, 5))?;
             let family = SphereLpme::new(sphere.clone());
             let theta = draw::<T, _>(&family, seed)?;
-            let mut out = engines(
-                &family,
-                person,
-                eps,
-                seed,
-                &theta,
-                &linear(&theta),
-                ways,
-                particles,
-            )?;
+            let mut out = engines(&family, set, &theta, &linear(&theta))?;
             if search {
                 let search = Search::new(T::from_f64_exact(eps), Strategy::Bisection)?;
                 out.push(searched(
@@ -616,7 +609,7 @@ pub fn trial<T: Scalar>(
             let family = Fpme::new(groups.clone());
             let theta = draw::<T, _>(&family, seed)?;
             let truth = family.metric(theta.as_slice())?.bind(&groups)?;
-            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways, particles)?;
+            let mut out = engines(&family, set, &theta, &truth)?;
             if search {
                 // The search's estimate in the engine's parameters (a metric
                 // of the family only when its b's are not all zero).
@@ -646,7 +639,7 @@ pub fn trial<T: Scalar>(
             let (theta, truth) = admissible_quadratic(&family, &design, seed)?;
             let t = truth.clone();
             let value = move |r: &DVector<T>| t.value(r);
-            let mut out = engines(&family, person, eps, seed, &theta, &value, ways, particles)?;
+            let mut out = engines(&family, set, &theta, &value)?;
             if search {
                 // The search's ε is per angle of each LPME; a gradient's
                 // direction found to δ moves B̂ by about δ·‖∇φ‖/ϱ, so the
@@ -677,7 +670,7 @@ pub fn trial<T: Scalar>(
             let design = Design::new(groups.sphere().clone(), small.clone())?;
             let (theta, metric) = admissible_fair(&family, &groups, &design, seed)?;
             let truth = metric.bind(&groups)?;
-            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways, particles)?;
+            let mut out = engines(&family, set, &theta, &truth)?;
             if search {
                 // As QPME's: ε·ϱ per angle to aim at ε in the metric.
                 let fine = Tolerance::new(T::from_f64_exact(eps) * small.clone())?;
@@ -714,7 +707,7 @@ pub fn trial<T: Scalar>(
             let family = CostReward::new(population, attributes.clone())?;
             let theta = draw::<T, _>(&family, seed)?;
             let truth = family.metric(theta.as_slice())?;
-            let mut out = engines(&family, person, eps, seed, &theta, &truth, ways, particles)?;
+            let mut out = engines(&family, set, &theta, &truth)?;
             if search {
                 let settings = CostRewardSettings {
                     eps: tol,
@@ -907,38 +900,39 @@ pub fn stats(person: Person, eps: f64, outcomes: &[&Outcome]) -> NoiseStats {
     }
 }
 
-/// The rows of `case`: for every ε and person, one row per elicitation
-/// `ways` selects, the engine at its default particles.
-///
-/// # Errors
-/// As [`trial`].
-pub fn rows<T: Scalar>(
-    id: &str,
-    case: Case,
-    people: &[Person],
-    epsilons: &[f64],
-    trials: usize,
-    seed: u64,
-    ways: &[Way],
-) -> Result<Vec<Row>> {
-    rows_with::<T>(id, case, people, epsilons, trials, seed, ways, None)
+/// One noise sweep: the people and ε's it crosses, the metrics it draws
+/// (`trials` of them, seeded from `seed` on), the elicitations it runs and
+/// the engine's particles.
+#[derive(Clone, Copy, Debug)]
+pub struct Sweep<'a> {
+    /// The simulated people, one row group each.
+    pub people: &'a [Person],
+    /// The errors ε, one row group each.
+    pub epsilons: &'a [f64],
+    /// The metrics drawn per setting.
+    pub trials: usize,
+    /// The first trial's seed; trial `t` has `seed + t`.
+    pub seed: u64,
+    /// The elicitations, one row each per setting.
+    pub ways: &'a [Way],
+    /// The engine's particles (`None`: its default, 1 000).
+    pub particles: Option<usize>,
 }
 
-/// As [`rows`], the engine with `particles` (`None`: its default).
+/// The rows of `case` over `sweep`: for every ε and person, one row per
+/// elicitation the sweep selects.
 ///
 /// # Errors
 /// As [`trial`].
-#[allow(clippy::too_many_arguments)]
-pub fn rows_with<T: Scalar>(
-    id: &str,
-    case: Case,
-    people: &[Person],
-    epsilons: &[f64],
-    trials: usize,
-    seed: u64,
-    ways: &[Way],
-    particles: Option<usize>,
-) -> Result<Vec<Row>> {
+pub fn rows<T: Scalar>(id: &str, case: Case, sweep: &Sweep) -> Result<Vec<Row>> {
+    let Sweep {
+        people,
+        epsilons,
+        trials,
+        seed,
+        ways,
+        particles,
+    } = *sweep;
     let settings: Vec<(f64, Person)> = epsilons
         .iter()
         .flat_map(|&e| people.iter().map(move |&p| (e, p)))
@@ -952,11 +946,13 @@ pub fn rows_with<T: Scalar>(
         let (eps, person) = settings[s];
         trial::<T>(
             case,
-            person,
-            eps,
-            seed.wrapping_add(t as u64),
-            ways,
-            particles,
+            &TrialSettings {
+                person,
+                eps,
+                seed: seed.wrapping_add(t as u64),
+                ways,
+                particles,
+            },
         )
     })?;
     let mut rows = Vec::new();
@@ -1131,15 +1127,17 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
             let rows: Rows = Box::new(move || {
                 let mut all = Vec::new();
                 for case in &cases {
-                    all.extend(rows_with::<T>(
+                    all.extend(rows::<T>(
                         id,
                         *case,
-                        &Person::ALL,
-                        &EPSILONS,
-                        trials,
-                        seed,
-                        &ways,
-                        particles,
+                        &Sweep {
+                            people: &Person::ALL,
+                            epsilons: &EPSILONS,
+                            trials,
+                            seed,
+                            ways: &ways,
+                            particles,
+                        },
                     )?);
                 }
                 Ok(all)
@@ -1174,16 +1172,36 @@ pub fn jobs<T: Scalar>(o: &super::Options) -> Vec<Job> {
 mod tests {
     use super::*;
 
+    /// A sweep at the engine's default particles.
+    fn sweep<'a>(
+        people: &'a [Person],
+        epsilons: &'a [f64],
+        trials: usize,
+        seed: u64,
+        ways: &'a [Way],
+    ) -> Sweep<'a> {
+        Sweep {
+            people,
+            epsilons,
+            trials,
+            seed,
+            ways,
+            particles: None,
+        }
+    }
+
     #[test]
     fn a_small_binary_sweep_gives_four_rows_per_setting_with_the_engine_ahead_under_mistakes() {
         let rows = rows::<f64>(
             "noise-binary",
             Case::Binary,
-            &[Person::Exact, Person::Flip(0.2)],
-            &[0.05],
-            12,
-            7,
-            &Way::ALL,
+            &sweep(
+                &[Person::Exact, Person::Flip(0.2)],
+                &[0.05],
+                12,
+                7,
+                &Way::ALL,
+            ),
         )
         .unwrap();
         assert_eq!(rows.len(), 8);
@@ -1226,8 +1244,12 @@ mod tests {
             Case::FairQpme,
             Case::CostReward(2),
         ] {
-            let rows =
-                rows::<f64>("noise", case, &[Person::Exact], &[0.05], 3, 11, &Way::ALL).unwrap();
+            let rows = rows::<f64>(
+                "noise",
+                case,
+                &sweep(&[Person::Exact], &[0.05], 3, 11, &Way::ALL),
+            )
+            .unwrap();
             assert_eq!(rows.len(), 4);
             for r in &rows {
                 assert!(r.noise.as_ref().unwrap().within >= 2.0 / 3.0, "{r:?}");
@@ -1240,21 +1262,13 @@ mod tests {
         let a = rows::<f64>(
             "noise-dlpm",
             Case::Dlpm(3),
-            &[Person::BradleyTerry(0.03)],
-            &[0.05],
-            3,
-            1,
-            &Way::ALL,
+            &sweep(&[Person::BradleyTerry(0.03)], &[0.05], 3, 1, &Way::ALL),
         )
         .unwrap();
         let b = rows::<f64>(
             "noise-dlpm",
             Case::Dlpm(3),
-            &[Person::BradleyTerry(0.03)],
-            &[0.05],
-            3,
-            1,
-            &Way::ALL,
+            &sweep(&[Person::BradleyTerry(0.03)], &[0.05], 3, 1, &Way::ALL),
         )
         .unwrap();
         let strip = |r: &[Row]| {
@@ -1268,15 +1282,19 @@ mod tests {
     #[test]
     fn particles_reach_the_engine_and_leave_the_search_alone() {
         let run = |particles: Option<usize>| {
-            rows_with::<f64>(
+            rows::<f64>(
                 "noise-dlpm",
                 Case::Dlpm(3),
-                &[Person::Flip(0.1)],
-                &[0.05],
-                3,
-                5,
-                &[Way::Known, Way::Search],
-                particles,
+                &Sweep {
+                    particles,
+                    ..sweep(
+                        &[Person::Flip(0.1)],
+                        &[0.05],
+                        3,
+                        5,
+                        &[Way::Known, Way::Search],
+                    )
+                },
             )
             .unwrap()
         };
@@ -1297,15 +1315,13 @@ mod tests {
         assert_ne!(strip(&default[0]), strip(&more[0]), "{more:#?}");
         assert_eq!(strip(&default[1]), strip(&more[1]));
         // Too few are refused, naming the setting.
-        let e = rows_with::<f64>(
+        let e = rows::<f64>(
             "noise-dlpm",
             Case::Dlpm(3),
-            &[Person::Exact],
-            &[0.05],
-            1,
-            5,
-            &[Way::Known],
-            Some(10),
+            &Sweep {
+                particles: Some(10),
+                ..sweep(&[Person::Exact], &[0.05], 1, 5, &[Way::Known])
+            },
         )
         .unwrap_err()
         .to_string();
@@ -1318,11 +1334,7 @@ mod tests {
             rows::<f64>(
                 "noise-dlpm",
                 Case::Dlpm(3),
-                &[Person::Flip(0.1)],
-                &[0.05],
-                3,
-                5,
-                ways,
+                &sweep(&[Person::Flip(0.1)], &[0.05], 3, 5, ways),
             )
             .unwrap()
         };
@@ -1355,11 +1367,13 @@ mod tests {
         let rows = rows::<f64>(
             "noise-lpme",
             Case::Lpme(2),
-            &[Person::Exact, Person::Flip(0.1)],
-            &[0.05],
-            3,
-            2019,
-            &[Way::Known],
+            &sweep(
+                &[Person::Exact, Person::Flip(0.1)],
+                &[0.05],
+                3,
+                2019,
+                &[Way::Known],
+            ),
         )
         .unwrap();
         let exact = rows[0].noise.as_ref().unwrap();
@@ -1377,8 +1391,12 @@ mod tests {
     fn dlpm_and_cost_reward_rows_carry_the_simplex_floor() {
         let people = [Person::Exact, Person::BradleyTerry(0.01)];
         for (case, parts) in [(Case::Dlpm(3), 3), (Case::CostReward(2), 4)] {
-            let rows =
-                rows::<f64>("noise", case, &people, &[0.05], 2, 2019, &[Way::Known]).unwrap();
+            let rows = rows::<f64>(
+                "noise",
+                case,
+                &sweep(&people, &[0.05], 2, 2019, &[Way::Known]),
+            )
+            .unwrap();
             let floor = rows[0].noise.as_ref().unwrap().floor.unwrap();
             assert_eq!(floor, simplex_bound::<f64>(parts, &0.05, &0.95).unwrap());
             assert!(floor < rows[0].bound.unwrap());
@@ -1403,8 +1421,12 @@ mod tests {
     fn the_figure_draws_every_engine_the_rows_hold_and_no_other() {
         let people = [Person::Exact, Person::Flip(0.1)];
         let draw = |ways: &[Way], name: &str| {
-            let rows =
-                rows::<f64>("noise-binary", Case::Binary, &people, &[0.05], 2, 3, ways).unwrap();
+            let rows = rows::<f64>(
+                "noise-binary",
+                Case::Binary,
+                &sweep(&people, &[0.05], 2, 3, ways),
+            )
+            .unwrap();
             let section = super::super::Section {
                 id: "noise-binary",
                 title: "test",
