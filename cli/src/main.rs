@@ -118,7 +118,7 @@ enum Command {
         #[arg(long)]
         allow_undetermined: bool,
     },
-    /// Elicit from the person at the terminal (or in the browser with --web); resumes from --transcript if it exists. A spec naming no engine is asked by the Bayesian engine, which allows for mistakes, where the procedure has it (binary-lpm, dlpm, lpme).
+    /// Elicit from the person at the terminal (or in the browser with --web); resumes from --transcript if it exists. A spec naming no engine is asked by the Bayesian engine, which allows for mistakes, where the procedure has it (binary-lpm, dlpm, lpme, fpme, qpme, fair-qpme, cubic, cost-reward; binary-lfpm, binary-lfpm-known-p11, lpm and qpme-tradeoff are asked by the papers' search).
     Ask {
         /// The spec file (its oracle is the person).
         spec: PathBuf,

@@ -2880,3 +2880,45 @@ fn a_transcript_from_before_query_center_replays_about_o() {
     assert_eq!(replayed["sphere_radius"], recorded["sphere_radius"]);
     assert_eq!(replayed["query_center_t"], 0.0);
 }
+
+#[test]
+fn ask_s_help_names_the_procedures_the_bayesian_engine_asks_as_the_registry_has_them() {
+    use metric_elicitation::driver::registry::PROCEDURES;
+    use metric_elicitation::driver::spec::Engine;
+    let out = elicit().args(["ask", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap().replace('\n', " ");
+    let (bayes, search) = help
+        .split_once("where the procedure has it (")
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .and_then(|(list, _)| list.split_once(';'))
+        .unwrap_or_else(|| panic!("no list of procedures in: {help}"));
+    let names = |list: &str| -> Vec<String> {
+        let mut v: Vec<String> = list
+            .replace(" are asked by the papers' search", "")
+            .replace(" and ", ", ")
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        v.sort();
+        v
+    };
+    let registry = |with: bool| -> Vec<String> {
+        let mut v: Vec<String> = PROCEDURES
+            .iter()
+            .filter(|e| e.engine == Engine::Search)
+            .filter(|e| {
+                PROCEDURES
+                    .iter()
+                    .any(|b| b.name == e.name && b.engine == Engine::Bayes && b.by_default)
+                    == with
+            })
+            .map(|e| e.name.to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(bayes), registry(true), "{help}");
+    assert_eq!(names(search), registry(false), "{help}");
+}
