@@ -452,7 +452,7 @@ where
             Way::Search => continue,
         };
         let s = settings::<T>(set.eps, Some(model), set.seed, set.particles)?;
-        out.push(set.person.answer(metric.clone(), set.seed ^ 0x5eed, |o| {
+        out.push(set.person.answer(metric.clone(), set.person_seed(), |o| {
             engine_run(family, theta, o, &s)
         })??);
     }
@@ -485,7 +485,8 @@ pub struct TrialSettings<'a> {
     pub person: Person,
     /// The error ε the elicitations aim at.
     pub eps: f64,
-    /// The seed of the truth drawn, of the person's coin (`seed ^ 0x5eed`)
+    /// The seed of the truth drawn, of the person's coin
+    /// ([`TrialSettings::person_seed`])
     /// and of the engine.
     pub seed: u64,
     /// The elicitations: the engine told the model, flips at an unknown
@@ -493,6 +494,14 @@ pub struct TrialSettings<'a> {
     pub ways: &'a [Way],
     /// The engine's particles (`None`: its default, 1 000).
     pub particles: Option<usize>,
+}
+
+impl TrialSettings<'_> {
+    /// The seed of the person's coin: every elicitation of the trial faces
+    /// the same person, seeded apart from the truth and the engine.
+    pub fn person_seed(&self) -> u64 {
+        self.seed ^ 0x5eed
+    }
 }
 
 /// One trial of `case`: the elicitations `set.ways` selects, each behind
@@ -510,7 +519,7 @@ pub fn trial<T: Scalar>(case: Case, set: &TrialSettings) -> Result<TrialOutcomes
         ..
     } = *set;
     let tol = Tolerance::new(T::from_f64_exact(eps))?;
-    let person_seed = seed ^ 0x5eed;
+    let person_seed = set.person_seed();
     let search = ways.contains(&Way::Search);
     match case {
         Case::Binary => {
