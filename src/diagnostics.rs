@@ -114,3 +114,61 @@ impl Warning {
         }
     }
 }
+
+/// The Wilson score interval (95 %) of a proportion `k` of `n`; `None`
+/// when `n` is 0.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::diagnostics::wilson;
+/// let (lo, hi) = wilson(0, 5).unwrap();
+/// assert!(lo == 0.0 && (hi - 0.4345).abs() < 1e-4);
+/// assert_eq!(wilson(3, 0), None);
+/// ```
+pub fn wilson(k: usize, n: usize) -> Option<(f64, f64)> {
+    if n == 0 {
+        return None;
+    }
+    let (k, n) = (k as f64, n as f64);
+    let z = 1.959_964f64;
+    let p = k / n;
+    let d = 1.0 + z * z / n;
+    let c = (p + z * z / (2.0 * n)) / d;
+    let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+    Some(((c - h).max(0.0), (c + h).min(1.0)))
+}
+
+/// The lowest rate of disagreement with the elicited metric that check
+/// answers call contradictory: their 95 % Wilson interval lies above it
+/// (twice the one answer in ten of the published user study). 3 or more
+/// of 5 check answers disagreeing are contradictory; a person erring one
+/// time in ten is so called with probability 0.009.
+pub const CHECKS_CONTRADICT: f64 = 0.2;
+
+/// Whether check answers (`disagree` of `judged` strict answers against
+/// the elicited metric) contradict it: the 95 % Wilson interval of the
+/// disagreement rate lies above [`CHECKS_CONTRADICT`].
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::diagnostics::checks_contradict;
+/// assert!(checks_contradict(3, 5) && !checks_contradict(2, 5));
+/// ```
+pub fn checks_contradict(disagree: usize, judged: usize) -> bool {
+    wilson(disagree, judged).is_some_and(|(lo, _)| lo > CHECKS_CONTRADICT)
+}
+
+/// Whether check answers judged so far decide nothing yet: the 95 %
+/// Wilson interval of the disagreement rate neither lies above
+/// [`CHECKS_CONTRADICT`] (contradictory) nor below 1/2 (the person
+/// follows the elicited metric better than a coin). No judged answer
+/// decides nothing either, but more checks would not help: false.
+///
+/// # Examples
+/// ```
+/// use metric_elicitation::diagnostics::checks_undecided;
+/// assert!(!checks_undecided(0, 5) && checks_undecided(1, 5) && !checks_undecided(0, 0));
+/// ```
+pub fn checks_undecided(disagree: usize, judged: usize) -> bool {
+    wilson(disagree, judged).is_some_and(|(lo, hi)| lo <= CHECKS_CONTRADICT && hi >= 0.5)
+}

@@ -165,7 +165,7 @@ pub const MORE_CHECKS: usize = 3;
 /// (the person follows the elicited metric better than a coin). No judged
 /// answer decides nothing either, but more checks would not help: false.
 pub fn undecided(disagree: usize, judged: usize) -> bool {
-    present::wilson(disagree, judged).is_some_and(|(lo, hi)| lo <= CHECKS_CONTRADICT && hi >= 0.5)
+    crate::diagnostics::checks_undecided(disagree, judged)
 }
 
 /// What a transcript line of a person's answer holds beyond the
@@ -289,8 +289,10 @@ pub fn replay_person(spec: &Spec, path: &Path, records: Vec<Record>) -> Result<V
 /// answer in ten of the published user study. A person erring one answer
 /// in ten against the right metric is flagged at 3 or more disagreements
 /// of 5 check questions, with probability 0.009 (0.012 with the checks
-/// that follow while undecided, [`MORE_CHECKS`]).
-pub const CHECKS_CONTRADICT: f64 = 0.2;
+/// that follow while undecided, [`MORE_CHECKS`]). The engine's
+/// consistency checks judge by the same rule
+/// ([`crate::diagnostics::checks_contradict`]).
+pub const CHECKS_CONTRADICT: f64 = crate::diagnostics::CHECKS_CONTRADICT;
 
 /// The check questions contradict the elicited metric: a `contradictory`
 /// warning, the result undetermined (as the procedure's own warnings make

@@ -348,16 +348,4 @@ pub fn percent(x: f64) -> String {
     format!("{:.0} %", 100.0 * x)
 }
 
-/// The Wilson score interval (95 %) of a proportion `k` of `n`.
-pub fn wilson(k: usize, n: usize) -> Option<(f64, f64)> {
-    if n == 0 {
-        return None;
-    }
-    let (k, n) = (k as f64, n as f64);
-    let z = 1.959_964f64;
-    let p = k / n;
-    let d = 1.0 + z * z / n;
-    let c = (p + z * z / (2.0 * n)) / d;
-    let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
-    Some(((c - h).max(0.0), (c + h).min(1.0)))
-}
+pub use crate::diagnostics::wilson;
