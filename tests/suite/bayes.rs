@@ -9,7 +9,7 @@ use metric_elicitation::elicit::bayes::families::{
     BinaryLpm, CostReward, Cubic, Dlpm, FairQpme, Fpme, Qpme, SphereLpme,
 };
 use metric_elicitation::elicit::bayes::{
-    check, draw_prior, elicit, AnswerModel, BayesSettings, Engine, Family, Stop,
+    check, draw_prior, elicit, AnswerModel, BayesSettings, Engine, Family, Stop, Watch,
 };
 use metric_elicitation::geometry::groups::{GroupRates, Groups, Rates};
 use metric_elicitation::geometry::sphere::Sphere;
@@ -967,8 +967,16 @@ where
 {
     use metric_elicitation::elicit::bayes::Bayes;
     use metric_elicitation::elicit::Elicitation;
+    // Consistency checks from the fourth question on, so that steps meet
+    // them too (their count is part of the engine's state).
     let settings = BayesSettings::builder(tol(0.1))
         .answers(AnswerModel::person())
+        .watch(Watch {
+            after: 4,
+            every: 2,
+            least: 3,
+            most: 6,
+        })
         .particles(300)
         .seed(4)
         .build()
@@ -1090,5 +1098,78 @@ fn a_finished_run_replays_the_same_with_its_check_questions() {
         let mut o = Listed::new(&said);
         assert_eq!(bayes.elicit(&mut o).unwrap(), expected);
         assert_eq!(o.asked, first);
+    }
+}
+
+/// The person model's consistency checks ([`Watch::person`]) on binary
+/// LPM, ε = 0.05: behind a person answering at random they end most runs
+/// as contradictory, long before the budget, with no metric; behind an
+/// exact person they never do, and every check they asked agreed.
+#[test]
+fn consistency_checks_end_random_answers_early_and_spare_an_exact_person() {
+    let family = BinaryLpm::new(LogisticUniform::new(5.0).unwrap());
+    let settings = |seed: u64| {
+        BayesSettings::builder(tol(0.05))
+            .answers(AnswerModel::person())
+            .watch(Watch::person())
+            .seed(seed)
+            .build()
+            .unwrap()
+    };
+    let (mut contradicted, mut exact_checks) = (0, 0);
+    let mut asked = Vec::new();
+    for seed in 0..20u64 {
+        let theta = draw_prior::<f64, _>(&family, 500 + seed).unwrap();
+        let truth = binary_truth(&theta);
+        let mut coin = Mistakes::new(Simulated::new(truth.clone()), 0.5, seed).unwrap();
+        let est = elicit(&family, &mut coin, &settings(seed)).unwrap();
+        if est.stop == Stop::Contradicted {
+            contradicted += 1;
+            let w = est.watched.unwrap();
+            assert!(w.judged >= 5 && w.disagreed * 5 > w.judged, "{w:?}");
+            assert!(est.metric.is_none() && !est.undetermined.is_empty());
+            assert!(est.warnings.iter().any(|w| w.cause == Cause::Contradictory));
+            asked.push(est.questions);
+        }
+        let mut exact = Simulated::new(truth);
+        let est = elicit(&family, &mut exact, &settings(seed)).unwrap();
+        assert_ne!(est.stop, Stop::Contradicted, "seed {seed}");
+        let w = est.watched.unwrap();
+        assert_eq!(w.disagreed, 0, "seed {seed}: {w:?}");
+        exact_checks += w.asked;
+    }
+    // 73 of 100 through `elicit run` (docs/measurements/bayes-noise.md);
+    // the rest converge before question 30, where checks begin.
+    asked.sort_unstable();
+    assert!(contradicted >= 10, "{contradicted} of 20");
+    assert!(
+        asked[asked.len() / 2] < 100,
+        "questions of the contradicted runs: {asked:?}"
+    );
+    assert!(
+        asked.iter().all(|&n| n < 400),
+        "questions of the contradicted runs: {asked:?}"
+    );
+    eprintln!("{contradicted} of 20 contradicted after {asked:?} questions");
+    assert!(
+        exact_checks > 0,
+        "no run of an exact person reached a check"
+    );
+}
+
+/// Settings refuse a watch that could never judge.
+#[test]
+fn a_watch_that_could_never_judge_is_refused() {
+    for (every, least, most) in [(0, 5, 15), (3, 0, 15), (3, 6, 5)] {
+        let err = BayesSettings::<f64>::builder(tol(0.05))
+            .watch(Watch {
+                after: 30,
+                every,
+                least,
+                most,
+            })
+            .build()
+            .unwrap_err();
+        assert!(err.to_string().contains("watch"), "{err}");
     }
 }

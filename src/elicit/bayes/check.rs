@@ -4,7 +4,7 @@
 //! set's promise or "undetermined".
 
 use super::families::{BinaryLpm, Dlpm, SphereLpme};
-use super::{select, AnswerModel, BayesSettings, Engine, Family, Stop};
+use super::{select, AnswerModel, BayesSettings, Engine, Family, Stop, Watch};
 use crate::geometry::sphere::Sphere;
 use crate::oracle::Preference;
 use crate::population::{LogisticUniform, PairBlocks};
@@ -34,16 +34,25 @@ pub fn answers(data: &[u8]) -> Result<(), String> {
         _ => AnswerModel::BradleyTerry { tau: 0.02 },
     };
     let budget = (rest.len() * 4).clamp(1, 48);
-    let settings = BayesSettings::builder(
+    let person = matches!(model, AnswerModel::Person { .. });
+    let mut builder = BayesSettings::builder(
         crate::search::Tolerance::new(0.05).map_err(|e| format!("eps: {e}"))?,
     )
     .particles(96)
     .budget(budget)
     .answers(model)
     .max_sweeps(8)
-    .seed(u64::from(head))
-    .build()
-    .map_err(|e| format!("settings: {e}"))?;
+    .seed(u64::from(head));
+    if person {
+        // Consistency checks early enough for the fuzzer's short runs.
+        builder = builder.watch(Watch {
+            after: 3,
+            every: 2,
+            least: 2,
+            most: 8,
+        });
+    }
+    let settings = builder.build().map_err(|e| format!("settings: {e}"))?;
     let bits = rest
         .iter()
         .flat_map(|b| (0..4).map(move |k| (b >> (2 * k)) & 3));
@@ -79,7 +88,11 @@ fn run<F: Family<f64>>(
 ) -> Result<(), String> {
     let mut engine = Engine::new(family, settings.clone()).map_err(|e| e.to_string())?;
     let eps = *settings.eps();
+    let least = settings.watch().map(|w| w.least);
     let stop = loop {
+        if least.is_some_and(|l| engine.watched().contradicted(l)) {
+            break Stop::Contradicted;
+        }
         let summary = engine.summary();
         finite(summary.radius, "the credible radius")?;
         if summary.estimate.iter().any(|x| !x.is_finite()) {
@@ -126,6 +139,9 @@ fn run<F: Family<f64>>(
     }
     if !(0.0..=1.0).contains(&est.disagreement) {
         return Err(format!("disagreement {} outside [0, 1]", est.disagreement));
+    }
+    if est.stop == Stop::Contradicted && (est.metric.is_some() || est.undetermined.is_empty()) {
+        return Err("contradicted, yet a metric was presented".into());
     }
     if est.metric.is_some() && (est.radius > eps || !est.undetermined.is_empty()) {
         return Err(format!(
