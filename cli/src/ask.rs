@@ -134,8 +134,14 @@ pub fn tell_result(err: &mut impl Write, result: &Value) {
         .and_then(Value::as_array)
         .map_or(0, Vec::len);
     if let Some(s) = result.get("sentence").and_then(Value::as_str) {
+        let contradicted = result.get("stop").and_then(Value::as_str) == Some("contradicted");
         if open == 0 {
             let _ = writeln!(err, "\nYour metric: {s}");
+        } else if contradicted {
+            let _ = writeln!(
+                err,
+                "\nYour answers do not settle one metric: too many of the consistency questions went against them. One metric the rest allow: {s}"
+            );
         } else {
             let _ = writeln!(
                 err,

@@ -2236,6 +2236,88 @@ fn a_bradley_terry_person_from_a_spec() {
     assert_eq!(v["search"], "golden", "{v}");
 }
 
+/// Issue 28: the person model watches with consistency checks. People
+/// answering by a coin (six seeded coins) under `assumed_mistake_rate =
+/// "person"` all end with exit 3: those still asked at question 30 are
+/// stopped as contradicted long before the budget of 400 questions, with
+/// no check questions after and the result saying why in the person's
+/// words (`replay` gives the same result from the transcript); those whose
+/// answers happened to converge earlier are judged by the check questions
+/// after the elicitation, as before.
+#[test]
+fn ask_with_the_person_model_stops_answers_that_follow_no_metric() {
+    let base = std::fs::read_to_string(specs().join("binary-lpm-ask.toml")).unwrap();
+    let spec = tmp("person-coin.toml");
+    std::fs::write(
+        &spec,
+        base.replacen(
+            "monotonicity = \"increasing\"",
+            "monotonicity = \"increasing\"\nassumed_mistake_rate = \"person\"",
+            1,
+        ),
+    )
+    .unwrap();
+    let mut contradicted = 0;
+    for seed in 1..=6u64 {
+        let file = tmp(&format!("person-coin-{seed}.jsonl"));
+        let _ = std::fs::remove_file(&file);
+        // A coin: the high bit of a linear congruential sequence.
+        let mut x = seed;
+        let answers: String = (0..400)
+            .map(|_| {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                if x >> 63 == 1 {
+                    "A\n"
+                } else {
+                    "B\n"
+                }
+            })
+            .collect();
+        let out = ask(&spec, &file, &answers);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "coin {seed}: {err}");
+        let v = json(&out);
+        if v["stop"] != "contradicted" {
+            assert!(v["queries"].as_u64().unwrap() < 30, "coin {seed}: {v}");
+            assert_eq!(v["checks"]["asked"], 5, "coin {seed}: {v}");
+            continue;
+        }
+        contradicted += 1;
+        let q = v["queries"].as_u64().unwrap();
+        assert!((30..150).contains(&q), "coin {seed}: {q} questions");
+        assert!(
+            v["consistency_checks"]["judged"].as_u64().unwrap() >= 5,
+            "{v}"
+        );
+        assert_eq!(v["checks"]["asked"], 0, "no check questions after: {v}");
+        assert!(
+            v["undetermined"][0]
+                .as_str()
+                .unwrap()
+                .starts_with("contradictory: binary LPM"),
+            "{v}"
+        );
+        assert!(
+            err.contains("too many of the consistency questions went against them"),
+            "{err}"
+        );
+        assert!(
+            v["undetermined_in_words"][0]
+                .as_str()
+                .unwrap()
+                .contains("may not follow one metric"),
+            "{v}"
+        );
+        let replay = elicit().arg("replay").arg(&file).output().unwrap();
+        assert_eq!(replay.status.code(), Some(3));
+        assert_eq!(json(&replay), v);
+    }
+    assert!(
+        contradicted >= 3,
+        "{contradicted} of 6 coins stopped as contradicted"
+    );
+}
+
 /// Issue 28: `assumed_mistake_rate = "person"` (flips and near-tie
 /// confusion, both unknown) behind Bradley–Terry people the engine is not
 /// told about: over these 6 seeds at most one result is outside ε without

@@ -1107,14 +1107,22 @@ where
                     Some(names) => {
                         let metric = self.procedure.elicited_metric(&estimate);
                         let summary = self.procedure.summary(&estimate, names);
-                        let plan = plan_checks(
-                            self,
-                            spec,
-                            names,
-                            &oracle.asked,
-                            metric.as_ref(),
-                            options.checks,
-                        );
+                        // An elicitation its own consistency checks
+                        // contradicted is over: no check questions after.
+                        let contradicted =
+                            result.get("stop").and_then(Value::as_str) == Some("contradicted");
+                        let plan = if contradicted {
+                            Vec::new()
+                        } else {
+                            plan_checks(
+                                self,
+                                spec,
+                                names,
+                                &oracle.asked,
+                                metric.as_ref(),
+                                options.checks,
+                            )
+                        };
                         let explained = metric
                             .as_ref()
                             .map(|m| explained(m, &oracle.asked, answers));

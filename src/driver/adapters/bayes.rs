@@ -51,7 +51,9 @@ use crate::driver::rank::Rankability;
 use crate::driver::spec::{AttributeSpec, Engine, Num, PopulationSpec};
 use crate::driver::view;
 use crate::elicit::bayes::Family as _;
-use crate::elicit::bayes::{families, AnswerModel, Bayes, BayesEstimate, BayesSettings};
+use crate::elicit::bayes::{
+    families, AnswerModel, Bayes, BayesEstimate, BayesSettings, Stop, Watch,
+};
 use crate::elicit::binary::Population;
 use crate::elicit::fpme::errors as fpme_errors;
 use crate::elicit::Search;
@@ -168,9 +170,17 @@ engine_fields!(
 /// # Errors
 /// [`Error::InvalidArgument`] naming the field.
 fn settings<T: Scalar>(search: Search<T>, fields: SharedFields<'_>) -> Result<BayesSettings<T>> {
+    let model = answers(fields.assumed_mistake_rate)?;
+    // The person model explains answers that follow no metric as a fuzzy
+    // person's and would ask until the budget: it watches with
+    // consistency checks (docs/measurements/bayes-noise.md).
+    let person = matches!(model, AnswerModel::Person { .. });
     let mut settings = BayesSettings::builder(search.eps)
-        .answers(answers(fields.assumed_mistake_rate)?)
+        .answers(model)
         .seed(fields.engine_seed.unwrap_or(0));
+    if person {
+        settings = settings.watch(Watch::person());
+    }
     if let Some(n) = fields.max_questions {
         if n == 0 {
             return Err(Error::invalid(
@@ -256,6 +266,9 @@ fn bayes_details<T: Scalar, M>(
     details.insert("disagreement".into(), lossy(&est.disagreement));
     details.insert("cant_tell".into(), json!(est.ties));
     details.insert("stop".into(), json!(est.stop));
+    if let Some(w) = &est.watched {
+        details.insert("consistency_checks".into(), json!(w));
+    }
     let (warnings, notes): (Vec<Warning>, Vec<Warning>) = est
         .warnings
         .iter()
@@ -273,6 +286,12 @@ fn bayes_details<T: Scalar, M>(
 /// What the person's answers leave open, in words (the page and `ask`).
 fn bayes_open<T: Scalar, M>(est: &BayesEstimate<T, M>, eps: &T) -> Vec<String> {
     let mut open = Vec::new();
+    if let (Stop::Contradicted, Some(w)) = (est.stop, &est.watched) {
+        open.push(format!(
+            "Your answers to {} questions that every metric your other answers allowed would answer alike went the other way {} times: your answers may not follow one metric of this kind.",
+            w.judged, w.disagreed
+        ));
+    }
     if !est.determined() {
         open.push(format!(
             "Your answers leave the weights uncertain by up to {:.2} (95 % credible), more than the {:.2} asked.",
