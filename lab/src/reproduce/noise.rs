@@ -41,7 +41,7 @@ use metric_elicitation::elicit::bayes::families::{
 };
 use metric_elicitation::elicit::bayes::{
     draw_prior, elicit, information_bound, simplex_bound, sphere_bound, AnswerModel, BayesSettings,
-    Family,
+    Family, Watch,
 };
 use metric_elicitation::elicit::binary::{elicit_lpm, Monotonicity};
 use metric_elicitation::elicit::cost_reward::{elicit_cost_reward, CostRewardSettings};
@@ -390,6 +390,11 @@ fn settings<T: Scalar>(
 ) -> Result<BayesSettings<T>> {
     let mut b = BayesSettings::builder(Tolerance::new(T::from_f64_exact(eps))?).seed(seed);
     if let Some(model) = model {
+        // The person model watches with consistency checks, as a spec's
+        // `assumed_mistake_rate = "person"` does.
+        if matches!(model, AnswerModel::Person { .. }) {
+            b = b.watch(Watch::person());
+        }
         b = b.answers(model);
     }
     if let Some(n) = particles {
