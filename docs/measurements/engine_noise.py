@@ -33,16 +33,11 @@ how many runs end within epsilon of the truth, how many are wrong with exit
 status 0 (silently), how many exit 3 (undetermined), and the questions.
 """
 import json, math, random, subprocess, sys, os, tempfile
-E, eng, p, n = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
-dlpm = len(sys.argv) > 5 and sys.argv[5] == "dlpm"
-lpme = len(sys.argv) > 5 and sys.argv[5] == "lpme"
-fpme = len(sys.argv) > 5 and sys.argv[5] == "fpme"
-fqpme = len(sys.argv) > 5 and sys.argv[5] == "fair-qpme"
-spec_eps = float(sys.argv[6]) if len(sys.argv) > 6 else 0.05
-rows=[]
-refused=0
-failed=0
-for s in range(1, n+1):
+
+
+def make_spec(eng, p, s, family="binary", spec_eps=0.05):
+    """The spec of run s (family: binary, dlpm, lpme, fpme or fair-qpme), as described above."""
+    dlpm, lpme, fpme, fqpme = (family == f for f in ("dlpm", "lpme", "fpme", "fair-qpme"))
     r=random.Random(1000+s)
     if fqpme:
         ta = r.uniform(0, math.pi/2); lam = r.uniform(0.1, 0.9)
@@ -130,20 +125,33 @@ metric = [{math.cos(th)}, {math.sin(th)}]
 mistake_rate = {p}
 seed = {s}
 '''
-    f=os.path.join(tempfile.gettempdir(), f"engine-noise-{eng}-{os.getpid()}.toml")
-    open(f,"w").write(spec)
-    out=subprocess.run([E,"run",f],capture_output=True,text=True)
-    if out.returncode == 2:
-        refused += 1
-        continue
-    if out.returncode == 1:
-        failed += 1
-        continue
-    d=json.loads(out.stdout)
-    rows.append((out.returncode, d["error"], d["queries"]))
-n=len(rows)
-within=sum(e<=0.05 for _,e,_ in rows)
-silent=sum(e>0.05 and rc==0 for rc,e,_ in rows)
-flagged=sum(rc==3 for rc,_,_ in rows)
-q=sorted(x for *_,x in rows)
-print(f"{'fair-qpme (2, 2)' if fqpme else 'fpme (2, 2)' if fpme else 'lpme q=6' if lpme else 'dlpm k=3' if dlpm else 'binary'} {eng} p={p}: within eps {within}/{n}; wrong and silent {silent}; flagged undetermined {flagged}; questions median {q[n//2]}, 90th pct {q[int(0.9*n)]}, max {q[-1]}" + (f"; refused (exit 2) {refused}" if refused else "") + (f"; no result (exit 1) {failed}" if failed else ""))
+    return spec
+
+
+if __name__ == "__main__":
+    E, eng, p, n = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+    family = sys.argv[5] if len(sys.argv) > 5 else "binary"
+    dlpm, lpme, fpme, fqpme = (family == f for f in ("dlpm", "lpme", "fpme", "fair-qpme"))
+    spec_eps = float(sys.argv[6]) if len(sys.argv) > 6 else 0.05
+    rows=[]
+    refused=0
+    failed=0
+    for s in range(1, n+1):
+        spec = make_spec(eng, p, s, family, spec_eps)
+        f=os.path.join(tempfile.gettempdir(), f"engine-noise-{eng}-{os.getpid()}.toml")
+        open(f,"w").write(spec)
+        out=subprocess.run([E,"run",f],capture_output=True,text=True)
+        if out.returncode == 2:
+            refused += 1
+            continue
+        if out.returncode == 1:
+            failed += 1
+            continue
+        d=json.loads(out.stdout)
+        rows.append((out.returncode, d["error"], d["queries"]))
+    n=len(rows)
+    within=sum(e<=0.05 for _,e,_ in rows)
+    silent=sum(e>0.05 and rc==0 for rc,e,_ in rows)
+    flagged=sum(rc==3 for rc,_,_ in rows)
+    q=sorted(x for *_,x in rows)
+    print(f"{'fair-qpme (2, 2)' if fqpme else 'fpme (2, 2)' if fpme else 'lpme q=6' if lpme else 'dlpm k=3' if dlpm else 'binary'} {eng} p={p}: within eps {within}/{n}; wrong and silent {silent}; flagged undetermined {flagged}; questions median {q[n//2]}, 90th pct {q[int(0.9*n)]}, max {q[-1]}" + (f"; refused (exit 2) {refused}" if refused else "") + (f"; no result (exit 1) {failed}" if failed else ""))
