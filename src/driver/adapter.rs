@@ -184,6 +184,15 @@ pub trait Adapter<T: Scalar>: Sized + Send + Sync + 'static {
     fn summary(&self, _estimate: &Estimate<T, Self>, _names: &Names) -> Option<Summary> {
         None
     }
+
+    /// Whether the elicitation ended because its own consistency checks
+    /// went against the answers (the Bayesian engine's
+    /// [`crate::elicit::bayes::Stop::Contradicted`]): it presents no
+    /// metric, and the session asks no check questions after it. `false`
+    /// by default (the papers' searches have no such end).
+    fn contradicted(&self, _estimate: &Estimate<T, Self>) -> bool {
+        false
+    }
 }
 
 /// A procedure at every precision: `At<T>` is its adapter at `T`. This is

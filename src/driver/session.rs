@@ -1109,9 +1109,7 @@ where
                         let summary = self.procedure.summary(&estimate, names);
                         // An elicitation its own consistency checks
                         // contradicted is over: no check questions after.
-                        let contradicted =
-                            result.get("stop").and_then(Value::as_str) == Some("contradicted");
-                        let plan = if contradicted {
+                        let plan = if self.procedure.contradicted(&estimate) {
                             Vec::new()
                         } else {
                             plan_checks(

@@ -394,6 +394,10 @@ impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
             picture: Some(binary_picture(self.population(), names, m11, m00, &best)),
         })
     }
+
+    fn contradicted(&self, est: &BayesEstimate<T, Lpm<T>>) -> bool {
+        est.stop == Stop::Contradicted
+    }
 }
 
 /// The registry's handle of `binary-lpm` with `engine = "bayes"`.
@@ -530,6 +534,10 @@ impl<T: Scalar> Adapter<T> for BayesDlpmAdapter<T> {
         summary.undetermined = bayes_open(est, self.algorithm.settings().eps());
         Some(summary)
     }
+
+    fn contradicted(&self, est: &BayesEstimate<T, DVector<T>>) -> bool {
+        est.stop == Stop::Contradicted
+    }
 }
 
 /// The registry's handle of `dlpm` with `engine = "bayes"`.
@@ -652,6 +660,10 @@ impl<T: Scalar> Adapter<T> for BayesLpmeAdapter<T> {
         let mut summary = mistakes_summary(self.classes, &a, names);
         summary.undetermined = bayes_open(est, self.algorithm.settings().eps());
         Some(summary)
+    }
+
+    fn contradicted(&self, est: &BayesEstimate<T, DVector<T>>) -> bool {
+        est.stop == Stop::Contradicted
     }
 }
 
@@ -815,6 +827,10 @@ impl<T: Scalar> Adapter<T> for BayesFpmeAdapter<T> {
         );
         summary.undetermined = bayes_open(est, self.algorithm.settings().eps());
         Some(summary)
+    }
+
+    fn contradicted(&self, est: &BayesEstimate<T, FairMetric<T>>) -> bool {
+        est.stop == Stop::Contradicted
     }
 }
 
@@ -984,6 +1000,10 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
             picture: None,
         })
     }
+
+    fn contradicted(&self, est: &BayesEstimate<T, QuadraticMetric<T>>) -> bool {
+        est.stop == Stop::Contradicted
+    }
 }
 
 /// The registry's handle of `qpme` with `engine = "bayes"`.
@@ -1146,6 +1166,10 @@ impl<T: Scalar> Adapter<T> for BayesCostRewardAdapter<T> {
             picture: None,
         })
     }
+
+    fn contradicted(&self, est: &BayesEstimate<T, CostRewardMetric<T>>) -> bool {
+        est.stop == Stop::Contradicted
+    }
 }
 
 /// The registry's handle of `cost-reward` with `engine = "bayes"`.
@@ -1305,6 +1329,10 @@ impl<T: Scalar> Adapter<T> for BayesFairQpmeAdapter<T> {
             picture: None,
         })
     }
+
+    fn contradicted(&self, est: &BayesEstimate<T, FairQuadraticMetric<T>>) -> bool {
+        est.stop == Stop::Contradicted
+    }
 }
 
 /// The registry's handle of `fair-qpme` with `engine = "bayes"`.
@@ -1418,6 +1446,10 @@ impl<T: Scalar> Adapter<T> for BayesCubicAdapter<T> {
             undetermined: bayes_open(est, self.algorithm.settings().eps()),
             picture: None,
         })
+    }
+
+    fn contradicted(&self, est: &BayesEstimate<T, CubicMetric<T>>) -> bool {
+        est.stop == Stop::Contradicted
     }
 }
 
