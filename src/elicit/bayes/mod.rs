@@ -1253,9 +1253,15 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
         let Some(watch) = &self.state.settings.watch else {
             return false;
         };
+        self.state.watched.asked > 0 && self.checks_wanted(watch)
+    }
+
+    /// Whether `watch` has room for another check and its checks so far
+    /// do not decide: fewer than `least` judged, or their disagreement
+    /// rate still undecided ([`crate::diagnostics::checks_undecided`]).
+    fn checks_wanted(&self, watch: &Watch) -> bool {
         let w = &self.state.watched;
-        w.asked > 0
-            && w.asked < watch.most
+        w.asked < watch.most
             && (w.judged < watch.least
                 || crate::diagnostics::checks_undecided(w.disagreed, w.judged))
     }
@@ -1278,11 +1284,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
         };
         let w = &self.state.watched;
         let n = self.questions();
-        n >= watch.after
-            && w.asked < watch.most
-            && (w.asked == 0 || n >= w.last + watch.every)
-            && (w.judged < watch.least
-                || crate::diagnostics::checks_undecided(w.disagreed, w.judged))
+        n >= watch.after && (w.asked == 0 || n >= w.last + watch.every) && self.checks_wanted(watch)
     }
 
     /// A consistency check: of 64 random visible pairs, those that at
@@ -1291,7 +1293,7 @@ impl<'f, T: Scalar, F: Family<T>> Engine<'f, T, F> {
     /// (the easiest for a fuzzy person); `None` when no pair is that sure.
     fn check_question(&mut self, weights: &[T]) -> Option<Question<T, F::Point>> {
         let d = self.state.particles.d;
-        let (mean, _) = self.state.particles.moments(weights);
+        let mean = self.state.particles.mean(weights);
         let sure = T::ratio(95, 100);
         let mut best: Option<(T, Question<T, F::Point>)> = None;
         let (mut a, mut b) = (vec![T::int(0); d], vec![T::int(0); d]);

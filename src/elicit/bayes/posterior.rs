@@ -1069,10 +1069,9 @@ impl<T: Scalar> Particles<T> {
         stats
     }
 
-    /// The weighted mean and covariance of the normalized vectors.
-    pub(crate) fn moments(&self, weights: &[T]) -> (DVector<T>, DMatrix<T>) {
-        let d = self.d;
-        let mut mean = DVector::from_element(d, T::int(0));
+    /// The weighted mean of the normalized vectors.
+    pub(crate) fn mean(&self, weights: &[T]) -> DVector<T> {
+        let mut mean = DVector::from_element(self.d, T::int(0));
         for (i, w) in weights.iter().enumerate() {
             if *w == T::int(0) {
                 continue;
@@ -1081,6 +1080,13 @@ impl<T: Scalar> Particles<T> {
                 *m += &(x.clone() * w.clone());
             }
         }
+        mean
+    }
+
+    /// The weighted mean and covariance of the normalized vectors.
+    pub(crate) fn moments(&self, weights: &[T]) -> (DVector<T>, DMatrix<T>) {
+        let d = self.d;
+        let mean = self.mean(weights);
         let mut cov = DMatrix::from_element(d, d, T::int(0));
         let mut c = vec![T::int(0); d];
         for (i, w) in weights.iter().enumerate() {
