@@ -83,6 +83,36 @@ def test_an_undetermined_result_is_not_presented_as_the_metric(root):
     assert r.metric_allowing_undetermined().classes == 3
 
 
+def test_answers_that_follow_no_metric_are_contradicted_not_a_metric(root):
+    # A coin answering the person model: its consistency checks go against
+    # it, and the result says so instead of presenting a metric.
+    import random
+
+    spec = me.Spec.load(root / "examples" / "specs" / "binary-lpm-ask.toml")
+    spec = spec.with_changes(engine="bayes", assumed_mistake_rate="person")
+    contradicted = 0
+    for seed in range(1, 7):
+        coin = random.Random(seed)
+        r = me.run(spec, oracle=lambda q: coin.choice("ab"))
+        checks = r.consistency_checks
+        if not r.contradicted:
+            # Converged before question 30, the first check (`ask` and a
+            # person's Session put check questions after it).
+            assert r.queries <= 30, r
+            continue
+        contradicted += 1
+        assert not r.determined
+        assert checks["judged"] >= 5 and checks["disagreed"] <= checks["judged"], checks
+        with pytest.raises(me.UndeterminedError) as e:
+            r.metric
+        assert "consistency checks went against them" in str(e.value), str(e.value)
+        assert "contradicted" in repr(r)
+    assert contradicted >= 3
+    # An exact person under the same model is never contradicted.
+    truth = me.run(spec.with_changes(oracle={"kind": "simulated", "metric": [0.8, 0.6]}))
+    assert not truth.contradicted and truth.determined and truth.error < 0.05
+
+
 def test_results_expose_the_json_fields(root):
     r = me.run(root / "examples" / "specs" / "binary-lpm.toml")
     d = r.to_dict()

@@ -74,11 +74,38 @@ class Result:
         return list(self._data.get("warnings", []))
 
     @property
+    def contradicted(self) -> bool:
+        """Whether the elicitation ended because its own consistency checks
+        went against the answers (``stop = "contradicted"``, under
+        ``assumed_mistake_rate = "person"``): the answers may not follow one
+        metric of the family, and no metric is presented (:attr:`metric`
+        raises). :attr:`consistency_checks` has the counts."""
+        return self._data.get("stop") == "contradicted"
+
+    @property
+    def consistency_checks(self) -> Optional[dict]:
+        """The consistency checks asked during the elicitation
+        (``{"asked": …, "judged": …, "disagreed": …}``; under
+        ``assumed_mistake_rate = "person"``), else ``None``."""
+        checks = self._data.get("consistency_checks")
+        return None if checks is None else dict(checks)
+
+    @property
     def metric(self) -> "Metric":
-        """The elicited metric; :class:`UndeterminedError` when undetermined."""
+        """The elicited metric; :class:`UndeterminedError` when undetermined
+        (and when :attr:`contradicted`)."""
         if not self.determined:
+            if self.contradicted:
+                c = self.consistency_checks or {}
+                head = (
+                    "the answers may not follow one metric: "
+                    f"{c.get('disagreed', '?')} of {c.get('judged', '?')} consistency "
+                    "checks went against them ("
+                )
+            else:
+                head = "the answers leave the metric undetermined ("
             raise UndeterminedError(
-                "the answers leave the metric undetermined ("
+                head
                 + "; ".join(self.undetermined)
                 + "); the result is only one of the metrics they allow: "
                 "use metric_allowing_undetermined() to take it anyway",
@@ -107,7 +134,7 @@ class Result:
         return sorted(set(super().__dir__()) | set(self._data))
 
     def __repr__(self) -> str:
-        state = "determined" if self.determined else "undetermined"
+        state = "contradicted" if self.contradicted else "determined" if self.determined else "undetermined"
         return f"<Result {self.procedure}: {self.queries} queries, {state}: {self.in_words!r}>"
 
     def __eq__(self, other: object) -> bool:
