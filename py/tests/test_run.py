@@ -108,6 +108,18 @@ def test_answers_that_follow_no_metric_are_contradicted_not_a_metric(root):
         assert "consistency checks went against them" in str(e.value), str(e.value)
         assert "contradicted" in repr(r)
     assert contradicted >= 3
+    # A person's Session asks check questions after a converged run: the
+    # coin that converged at question 30 is judged by them instead.
+    coin = random.Random(2)
+    s = me.Session(spec)
+    while (q := s.next_question()) is not None:
+        s.answer(coin.choice("ab"))
+    r = s.result()
+    assert r.stop == "converged" and r.checks["asked"] >= 5
+    assert r.contradicted and not r.determined, r.to_dict()
+    with pytest.raises(me.UndeterminedError) as e:
+        r.metric
+    assert "contradict each other or the elicited metric" in str(e.value)
     # An exact person under the same model is never contradicted.
     truth = me.run(spec.with_changes(oracle={"kind": "simulated", "metric": [0.8, 0.6]}))
     assert not truth.contradicted and truth.determined and truth.error < 0.05

@@ -75,12 +75,17 @@ class Result:
 
     @property
     def contradicted(self) -> bool:
-        """Whether the elicitation ended because its own consistency checks
-        went against the answers (``stop = "contradicted"``, under
-        ``assumed_mistake_rate = "person"``): the answers may not follow one
-        metric of the family, and no metric is presented (:attr:`metric`
-        raises). :attr:`consistency_checks` has the counts."""
-        return self._data.get("stop") == "contradicted"
+        """Whether the answers were judged contradictory: the person
+        model's consistency checks ended the elicitation (``stop =
+        "contradicted"``, under ``assumed_mistake_rate = "person"``; the
+        counts in :attr:`consistency_checks`), the check questions after
+        it went against the elicited metric (a person's :class:`Session`,
+        ``elicit ask``), or a search's answers contradicted each other. A
+        ``contradictory`` warning says which; no metric is presented
+        (:attr:`metric` raises)."""
+        return self._data.get("stop") == "contradicted" or any(
+            w.get("cause") == "contradictory" for w in self._data.get("warnings", [])
+        )
 
     @property
     def consistency_checks(self) -> Optional[dict]:
@@ -95,13 +100,15 @@ class Result:
         """The elicited metric; :class:`UndeterminedError` when undetermined
         (and when :attr:`contradicted`)."""
         if not self.determined:
-            if self.contradicted:
+            if self._data.get("stop") == "contradicted":
                 c = self.consistency_checks or {}
                 head = (
                     "the answers may not follow one metric: "
                     f"{c.get('disagreed', '?')} of {c.get('judged', '?')} consistency "
                     "checks went against them ("
                 )
+            elif self.contradicted:
+                head = "the answers contradict each other or the elicited metric ("
             else:
                 head = "the answers leave the metric undetermined ("
             raise UndeterminedError(
