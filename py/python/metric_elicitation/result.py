@@ -80,11 +80,13 @@ class Result:
         "contradicted"``, under ``assumed_mistake_rate = "person"``; the
         counts in :attr:`consistency_checks`), the check questions after
         it went against the elicited metric (a person's :class:`Session`,
-        ``elicit ask``), or a search's answers contradicted each other. A
-        ``contradictory`` warning says which; no metric is presented
-        (:attr:`metric` raises)."""
+        ``elicit ask``), or a search's answers contradicted each other. An
+        entry ``contradictory: …`` of :attr:`undetermined` says which; no
+        metric is presented (:attr:`metric` raises). (A ``contradictory``
+        warning from an oracle that declares noise, ``eps_omega`` > 0,
+        leaves the metric determined and is not counted.)"""
         return self._data.get("stop") == "contradicted" or any(
-            w.get("cause") == "contradictory" for w in self._data.get("warnings", [])
+            u.startswith("contradictory:") for u in self.undetermined
         )
 
     @property
