@@ -102,7 +102,10 @@ def test_answers_that_follow_no_metric_are_contradicted_not_a_metric(root):
             continue
         contradicted += 1
         assert not r.determined
-        assert checks["judged"] >= 5 and checks["disagreed"] <= checks["judged"], checks
+        # Contradicted: the 95 % Wilson interval of the disagreement rate
+        # lies above 0.2, so at least 3 of 5 (and more than a fifth).
+        assert checks["judged"] >= 5 and checks["disagreed"] >= 3, checks
+        assert 5 * checks["disagreed"] > checks["judged"], checks
         with pytest.raises(me.UndeterminedError) as e:
             r.metric
         assert "consistency checks went against them" in str(e.value), str(e.value)

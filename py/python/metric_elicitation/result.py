@@ -85,9 +85,14 @@ class Result:
         metric is presented (:attr:`metric` raises). (A ``contradictory``
         warning from an oracle that declares noise, ``eps_omega`` > 0,
         leaves the metric determined and is not counted.)"""
-        return self._data.get("stop") == "contradicted" or any(
+        return self._checks_ended_it or any(
             u.startswith("contradictory:") for u in self.undetermined
         )
+
+    @property
+    def _checks_ended_it(self) -> bool:
+        # The person model's consistency checks ended the elicitation.
+        return self._data.get("stop") == "contradicted"
 
     @property
     def consistency_checks(self) -> Optional[dict]:
@@ -102,7 +107,7 @@ class Result:
         """The elicited metric; :class:`UndeterminedError` when undetermined
         (and when :attr:`contradicted`)."""
         if not self.determined:
-            if self._data.get("stop") == "contradicted":
+            if self._checks_ended_it:
                 c = self.consistency_checks or {}
                 head = (
                     "the answers may not follow one metric: "

@@ -396,7 +396,7 @@ impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
     }
 
     fn contradicted(&self, est: &BayesEstimate<T, Lpm<T>>) -> bool {
-        est.stop == Stop::Contradicted
+        est.contradicted()
     }
 }
 
@@ -536,7 +536,7 @@ impl<T: Scalar> Adapter<T> for BayesDlpmAdapter<T> {
     }
 
     fn contradicted(&self, est: &BayesEstimate<T, DVector<T>>) -> bool {
-        est.stop == Stop::Contradicted
+        est.contradicted()
     }
 }
 
@@ -663,7 +663,7 @@ impl<T: Scalar> Adapter<T> for BayesLpmeAdapter<T> {
     }
 
     fn contradicted(&self, est: &BayesEstimate<T, DVector<T>>) -> bool {
-        est.stop == Stop::Contradicted
+        est.contradicted()
     }
 }
 
@@ -830,7 +830,7 @@ impl<T: Scalar> Adapter<T> for BayesFpmeAdapter<T> {
     }
 
     fn contradicted(&self, est: &BayesEstimate<T, FairMetric<T>>) -> bool {
-        est.stop == Stop::Contradicted
+        est.contradicted()
     }
 }
 
@@ -1002,7 +1002,7 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
     }
 
     fn contradicted(&self, est: &BayesEstimate<T, QuadraticMetric<T>>) -> bool {
-        est.stop == Stop::Contradicted
+        est.contradicted()
     }
 }
 
@@ -1168,7 +1168,7 @@ impl<T: Scalar> Adapter<T> for BayesCostRewardAdapter<T> {
     }
 
     fn contradicted(&self, est: &BayesEstimate<T, CostRewardMetric<T>>) -> bool {
-        est.stop == Stop::Contradicted
+        est.contradicted()
     }
 }
 
@@ -1331,7 +1331,7 @@ impl<T: Scalar> Adapter<T> for BayesFairQpmeAdapter<T> {
     }
 
     fn contradicted(&self, est: &BayesEstimate<T, FairQuadraticMetric<T>>) -> bool {
-        est.stop == Stop::Contradicted
+        est.contradicted()
     }
 }
 
@@ -1449,7 +1449,7 @@ impl<T: Scalar> Adapter<T> for BayesCubicAdapter<T> {
     }
 
     fn contradicted(&self, est: &BayesEstimate<T, CubicMetric<T>>) -> bool {
-        est.stop == Stop::Contradicted
+        est.contradicted()
     }
 }
 

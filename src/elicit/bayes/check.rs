@@ -140,7 +140,7 @@ fn run<F: Family<f64>>(
     if !(0.0..=1.0).contains(&est.disagreement) {
         return Err(format!("disagreement {} outside [0, 1]", est.disagreement));
     }
-    if est.stop == Stop::Contradicted && (est.metric.is_some() || est.undetermined.is_empty()) {
+    if est.contradicted() && (est.metric.is_some() || est.undetermined.is_empty()) {
         return Err("contradicted, yet a metric was presented".into());
     }
     if est.metric.is_some() && (est.radius > eps || !est.undetermined.is_empty()) {

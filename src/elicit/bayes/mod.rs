@@ -996,6 +996,13 @@ impl<T: Scalar, M> BayesEstimate<T, M> {
     pub fn determined(&self) -> bool {
         self.undetermined.is_empty() && self.stop == Stop::Converged
     }
+
+    /// Whether the consistency checks ended the elicitation
+    /// ([`Stop::Contradicted`]): the answers went against the posterior
+    /// often enough that no metric is presented.
+    pub fn contradicted(&self) -> bool {
+        self.stop == Stop::Contradicted
+    }
 }
 
 /// The engine, one question at a time: [`Engine::next_question`], then
