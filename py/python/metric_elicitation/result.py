@@ -84,7 +84,10 @@ class Result:
         entry ``contradictory: …`` of :attr:`undetermined` says which; no
         metric is presented (:attr:`metric` raises). (A ``contradictory``
         warning from an oracle that declares noise, ``eps_omega`` > 0,
-        leaves the metric determined and is not counted.)"""
+        leaves the metric determined and is not counted.) :func:`run` asks
+        no check questions after the elicitation: a run that converged
+        before the person model's first consistency check (question 30) is
+        judged only by a :class:`Session`'s check questions."""
         return self._checks_ended_it or any(
             u.startswith("contradictory:") for u in self.undetermined
         )
