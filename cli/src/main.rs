@@ -86,8 +86,10 @@ enum Command {
         #[arg(long, value_name = "I/N")]
         shard: Option<String>,
         /// The noise jobs' elicitations per trial: known (the engine told
-        /// the person's model), flips (the engine's default), person (the
-        /// person model), search (the papers'); comma-separated (default:
+        /// the person's model), flips (flips at an unknown rate: the
+        /// default for a simulated oracle that only flips), person (the
+        /// person model: a person's default), search (the papers');
+        /// comma-separated (default:
         /// all four). The rows kept are the same as in a run of all four.
         #[arg(long, value_name = "LIST")]
         engines: Option<String>,

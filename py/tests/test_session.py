@@ -125,7 +125,8 @@ def test_a_session_needs_a_persons_spec():
 
 
 def test_a_person_gets_the_bayesian_engine_by_default():
-    """A binary session with no engine named is the Bayesian engine's; the
+    """A binary session with no engine named is the Bayesian engine's, with
+    the person model (flips and near-tie confusion, both unknown); the
     first question says so, and the answers of a person preferring found
     cancers end in a determined metric weighing TP above TN."""
     spec = {
@@ -139,5 +140,6 @@ def test_a_person_gets_the_bayesian_engine_by_default():
     while (q := s.next_question()) is not None:
         s.answer("a" if 2 * q.a[0] + q.a[1] > 2 * q.b[0] + q.b[1] else "b")
     r = s.result()
-    assert r.engine == "bayes" and r.undetermined == []
+    assert r.engine == "bayes" and r.answer_model == "person"
+    assert r.undetermined == []
     assert r.elicited["m11"] > r.elicited["m00"]

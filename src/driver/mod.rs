@@ -52,9 +52,6 @@ use std::path::Path;
 /// [`Error::InvalidArgument`] for an unknown procedure or precision, and
 /// whatever the procedure, its settings or the oracle report.
 pub fn run(spec: &Spec, mode: Mode<'_>) -> Result<Finished> {
-    if spec.engine.is_some() {
-        return (registry::find_for(spec)?.run)(spec, mode);
-    }
     let mut pinned = spec.clone();
     let entry = registry::resolve(&mut pinned)?;
     (entry.run)(&pinned, mode)

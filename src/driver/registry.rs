@@ -112,9 +112,11 @@ pub fn find_for(spec: &Spec) -> Result<&'static Entry> {
         })
 }
 
-/// As [`find_for`], and pins the engine found in `spec` (`engine`), so
-/// that a transcript's header, the result and a replay name the engine
-/// that asked, whatever the defaults are when it is read.
+/// As [`find_for`], and pins the engine found in `spec` (`engine`) and,
+/// for the Bayesian engine, the answer model
+/// ([`Spec::default_answer_model`], `assumed_mistake_rate`), so that a
+/// transcript's header, the result and a replay name the engine and the
+/// model that asked, whatever the defaults are when it is read.
 ///
 /// # Errors
 /// As [`find_for`].
@@ -123,8 +125,19 @@ pub fn resolve(spec: &mut Spec) -> Result<&'static Entry> {
     if spec.engine.is_none() {
         spec.engine = Some(entry.engine.name().to_string());
     }
+    if entry.engine == Engine::Bayes && !spec.settings.contains_key(ANSWER_MODEL) {
+        let model = spec.default_answer_model();
+        spec.settings.insert(ANSWER_MODEL.into(), model.into());
+    }
     Ok(entry)
 }
+
+/// The spec field naming the Bayesian engine's answer model.
+pub(crate) const ANSWER_MODEL: &str = "assumed_mistake_rate";
+
+/// The answer model of a transcript recorded before the model was pinned
+/// (2026-12-01): flips at an unknown rate, then every spec's default.
+pub(crate) const FORMER_ANSWER_MODEL: &str = "unknown";
 
 /// The procedure named `name` (with the papers' engine where it has
 /// several).

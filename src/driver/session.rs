@@ -24,6 +24,7 @@
 
 use super::adapter::{Adapter, Family, Point, Report, View};
 use super::present::{self, Names, Panel, Summary};
+use super::registry::{ANSWER_MODEL, FORMER_ANSWER_MODEL};
 use super::spec::{AdversaryName, Engine, Num, OracleSpec, Spec};
 use crate::diagnostics::{Cause, Warning};
 use crate::elicit::{Elicitation, Search};
@@ -363,6 +364,13 @@ pub fn read_transcript(path: &Path, lenient: bool) -> Result<TranscriptFile> {
             // papers' search, then the only default.
             spec.engine
                 .get_or_insert_with(|| Engine::Search.name().to_string());
+            // Recorded before the answer model was pinned (2026-12-01):
+            // flips at an unknown rate, then the only default.
+            if spec.engine.as_deref() == Some(Engine::Bayes.name()) {
+                spec.settings
+                    .entry(ANSWER_MODEL)
+                    .or_insert_with(|| json!(FORMER_ANSWER_MODEL));
+            }
             let files: Vec<&Value> = h
                 .get("files")
                 .and_then(Value::as_array)
@@ -782,9 +790,18 @@ pub(crate) fn resume_records(spec: &Spec, path: &Path) -> Result<(Vec<Record>, V
         let mut recorded = h.get("spec").cloned().unwrap_or(Value::Null);
         // An engine not recorded was the papers' search (as read_transcript).
         if let Value::Object(fields) = &mut recorded {
-            fields
+            let bayes = fields
                 .entry("engine")
-                .or_insert_with(|| json!(Engine::Search.name()));
+                .or_insert_with(|| json!(Engine::Search.name()))
+                .as_str()
+                == Some(Engine::Bayes.name());
+            // An answer model not recorded was the flips model (as
+            // read_transcript).
+            if bayes {
+                fields
+                    .entry(ANSWER_MODEL)
+                    .or_insert_with(|| json!(FORMER_ANSWER_MODEL));
+            }
         }
         recorded
     });
@@ -797,10 +814,17 @@ pub(crate) fn resume_records(spec: &Spec, path: &Path) -> Result<(Vec<Record>, V
         .as_ref()
         .and_then(|r| first_difference("", r, &current))
     {
+        // A session begun before a person's default answer model changed:
+        // the spec can name the one it was begun with.
+        let hint = if diff.starts_with(ANSWER_MODEL) {
+            format!(" or add {ANSWER_MODEL} = \"{FORMER_ANSWER_MODEL}\" to the spec to go on with the answer model it was begun with")
+        } else {
+            String::new()
+        };
         return Err(Error::invalid(
             "transcript",
             format!(
-                "{} was recorded for a different spec ({diff}); use another file",
+                "{} was recorded for a different spec ({diff}); use another file{hint}",
                 path.display()
             ),
         ));

@@ -881,6 +881,33 @@ impl Spec {
         }
     }
 
+    /// How the Bayesian engine assumes this spec's oracle answers when the
+    /// spec names no `assumed_mistake_rate`: `"person"`
+    /// ([`crate::elicit::bayes::AnswerModel::person`]: flips at an unknown
+    /// rate and confusion near ties at an unknown temperature) for a person
+    /// and for a simulated oracle with a `temperature` above 0, who err on
+    /// near-ties, where the flips model alone is silently wrong in about
+    /// half of binary elicitations (measured, issue 28:
+    /// docs/measurements/bayes-noise.md, "The person model"); `"unknown"`
+    /// (flips at an unknown rate, fewer questions) for every other oracle.
+    /// Pinned in the spec by [`crate::driver::registry::resolve`] before
+    /// anything is recorded.
+    pub fn default_answer_model(&self) -> &'static str {
+        let near_ties = match &self.oracle {
+            OracleSpec::Person {} => true,
+            OracleSpec::Simulated { temperature, .. } => temperature
+                .as_ref()
+                .and_then(|t| t.to_scalar::<f64>("oracle.temperature").ok())
+                .is_some_and(|t| t > 0.0),
+            _ => false,
+        };
+        if near_ties {
+            "person"
+        } else {
+            "unknown"
+        }
+    }
+
     /// Checks the shared fields (the procedure checks its own when built).
     ///
     /// # Errors

@@ -13,11 +13,13 @@
 //! * `bayes (model known)`: the engine told the answer model
 //!   (`AnswerModel::Mistakes { p }`, p = 0 for the exact person, or
 //!   `AnswerModel::BradleyTerry { tau }`);
-//! * `bayes (default: flips, p unknown)`: the engine as a person gets it
-//!   by default, flips at an unknown rate (Beta(2, 18) prior);
+//! * `bayes (flips, p unknown)`: the engine with flips at an unknown
+//!   rate (Beta(2, 18) prior), a person's default until 2026-12-01 and
+//!   still the default of a simulated oracle that only flips;
 //! * `bayes (person model)`: `AnswerModel::person` (flips at an unknown
 //!   rate and near-tie confusion at an unknown temperature; a spec's
-//!   `assumed_mistake_rate = "person"`);
+//!   `assumed_mistake_rate = "person"`, a person's default since
+//!   2026-12-01);
 //! * the papers' search (binary: golden section on the boundary, 003
 //!   Alg. 1; DLPM: 002 Alg. 1 with golden section and the automatic
 //!   reference; LPME: 001 App. A Alg. 2, one cycle of bisection; FPME:
@@ -263,11 +265,12 @@ pub enum Way {
     /// The engine told the person's answer model (`AnswerModel::Mistakes
     /// { p }`, p = 0 for the exact person, or `BradleyTerry { tau }`).
     Known,
-    /// The engine as a person gets it by default: flips at an unknown
-    /// rate under a Beta(2, 18) prior.
+    /// The engine with flips at an unknown rate under a Beta(2, 18) prior
+    /// (a person's default until 2026-12-01; a simulated oracle's that
+    /// only flips).
     Flips,
     /// The engine with `AnswerModel::person` (flips and near-tie
-    /// confusion, both unknown).
+    /// confusion, both unknown; a person's default since 2026-12-01).
     Person,
     /// The papers' search of the case.
     Search,
@@ -291,7 +294,7 @@ impl Way {
     pub fn label(self, case: Case) -> &'static str {
         match self {
             Way::Known => "bayes (model known)",
-            Way::Flips => "bayes (default: flips, p unknown)",
+            Way::Flips => "bayes (flips, p unknown)",
             Way::Person => "bayes (person model)",
             Way::Search => case.search(),
         }
@@ -1063,7 +1066,7 @@ pub fn verdict(_id: &str, rows: &[Row]) -> String {
     };
     let named = [
         ("engine (model known)", Way::Known),
-        ("engine (default: flips, p unknown)", Way::Flips),
+        ("engine (flips, p unknown)", Way::Flips),
         ("engine (person model)", Way::Person),
     ];
     let mut worst: Vec<String> = named
@@ -1461,7 +1464,7 @@ mod tests {
         let all = draw(&Way::ALL, "all");
         for label in [
             "bayes (model known)",
-            "bayes (default: flips, p unknown)",
+            "bayes (flips, p unknown)",
             "bayes (person model)",
             "search",
             "information bound",
@@ -1469,10 +1472,7 @@ mod tests {
             assert!(all.contains(label), "{label} missing");
         }
         let some = draw(&[Way::Flips, Way::Search], "some");
-        assert!(
-            some.contains("bayes (default: flips, p unknown)")
-                && some.contains("information bound")
-        );
+        assert!(some.contains("bayes (flips, p unknown)") && some.contains("information bound"));
         assert!(!some.contains("model known") && !some.contains("person model"));
     }
 }

@@ -563,7 +563,7 @@ pub(crate) fn noise_figure(section: &Section, path: &Path) -> Result<(), String>
     // Row labels start with these (the search's names its paper).
     let engines = [
         ("bayes (model known)", BLUE),
-        ("bayes (default: flips, p unknown)", GREEN),
+        ("bayes (flips, p unknown)", GREEN),
         ("bayes (person model)", MAGENTA),
         ("search", RED),
     ];

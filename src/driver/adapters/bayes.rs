@@ -79,11 +79,14 @@ pub struct BayesBinaryLpmFields {
     /// increasing | decreasing | unknown (default).
     pub monotonicity: Option<String>,
     /// How the engine assumes the person errs: a probability in [0, 0.5)
-    /// of flipping each answer, `"unknown"` (the default: flips at a rate
-    /// with prior Beta(2, 18), mean 0.1) or `"person"` (flips at an unknown
-    /// rate and confusion near ties at an unknown temperature,
+    /// of flipping each answer, `"unknown"` (flips at a rate with prior
+    /// Beta(2, 18), mean 0.1) or `"person"` (flips at an unknown rate and
+    /// confusion near ties at an unknown temperature,
     /// [`AnswerModel::person`]: right behind Bradley–Terry people too, at
-    /// more questions).
+    /// more questions). A spec that names none gets
+    /// [`crate::driver::spec::Spec::default_answer_model`] pinned: `"person"`
+    /// for a person, `"unknown"` for a simulated oracle that only flips;
+    /// these fields without it read as `"unknown"`.
     pub assumed_mistake_rate: Option<Value>,
     /// The engine's seed (its particles and moves; default 0).
     pub engine_seed: Option<u64>,
@@ -202,6 +205,18 @@ fn settings<T: Scalar>(search: Search<T>, fields: SharedFields<'_>) -> Result<Ba
     settings.build()
 }
 
+/// The answer model as a spec names it (`assumed_mistake_rate`): the rate
+/// of a known one, `"unknown"`, `"person"`, or `"bradley-terry"` (not a
+/// spec's; the library's).
+fn model_name<T: Scalar>(model: &AnswerModel<T>) -> Value {
+    match model {
+        AnswerModel::Mistakes { p } => lossy(p),
+        AnswerModel::UnknownMistakes { .. } => json!("unknown"),
+        AnswerModel::Person { .. } => json!("person"),
+        AnswerModel::BradleyTerry { .. } => json!("bradley-terry"),
+    }
+}
+
 /// The engine's answer model from `assumed_mistake_rate`.
 fn answers<T: Scalar>(field: Option<&Value>) -> Result<AnswerModel<T>> {
     const FIELD: &str = "assumed_mistake_rate";
@@ -246,10 +261,12 @@ fn answers<T: Scalar>(field: Option<&Value>) -> Result<AnswerModel<T>> {
 /// kept out of the warnings (which decide `undetermined`).
 fn bayes_details<T: Scalar, M>(
     est: &BayesEstimate<T, M>,
-    particles: usize,
+    settings: &BayesSettings<T>,
 ) -> (Map<String, Value>, Vec<Warning>) {
+    let particles = settings.particles();
     let mut details = Map::new();
     details.insert("engine".into(), json!(Engine::Bayes.name()));
+    details.insert("answer_model".into(), model_name(settings.answers()));
     details.insert(
         "credible".into(),
         json!({
@@ -346,7 +363,7 @@ impl<T: Scalar> Adapter<T> for BayesBinaryLpmAdapter<T> {
     fn report(&self, est: &BayesEstimate<T, Lpm<T>>, truth: Option<&Lpm<T>>) -> Report {
         let (m11, m00) = (est.theta[0].clone(), est.theta[1].clone());
         let (elicited, elicited_exact) = table([("m11", &m11), ("m00", &m00)]);
-        let (details, warnings) = bayes_details(est, self.algorithm.settings().particles());
+        let (details, warnings) = bayes_details(est, self.algorithm.settings());
         let mut report = Report {
             elicited,
             elicited_exact,
@@ -479,7 +496,7 @@ impl<T: Scalar> Adapter<T> for BayesDlpmAdapter<T> {
     /// them.
     fn report(&self, est: &BayesEstimate<T, DVector<T>>, truth: Option<&Linear<T>>) -> Report {
         let a = &est.theta;
-        let (details, warnings) = bayes_details(est, self.algorithm.settings().particles());
+        let (details, warnings) = bayes_details(est, self.algorithm.settings());
         let mut report = Report {
             elicited: lossy_list(a.iter()),
             elicited_exact: exact_list(a.iter()),
@@ -602,7 +619,7 @@ impl<T: Scalar> Adapter<T> for BayesLpmeAdapter<T> {
     /// the search reports them.
     fn report(&self, est: &BayesEstimate<T, DVector<T>>, truth: Option<&Linear<T>>) -> Report {
         let a = &est.theta;
-        let (mut details, warnings) = bayes_details(est, self.algorithm.settings().particles());
+        let (mut details, warnings) = bayes_details(est, self.algorithm.settings());
         details.insert(
             "sphere_radius".into(),
             lossy(self.algorithm.family().sphere().radius()),
@@ -750,7 +767,7 @@ impl<T: Scalar> Adapter<T> for BayesFpmeAdapter<T> {
         truth: Option<&BoundFair<T>>,
     ) -> Report {
         let (a, b, lambda) = self.parts(est);
-        let (mut details, warnings) = bayes_details(est, self.algorithm.settings().particles());
+        let (mut details, warnings) = bayes_details(est, self.algorithm.settings());
         group_details(self.groups(), &mut details);
         let f = |x: &T| x.to_f64_lossy();
         let weights = |v: &DVector<T>| {
@@ -957,7 +974,7 @@ impl<T: Scalar> Adapter<T> for BayesQpmeAdapter<T> {
         truth: Option<&QuadraticMetric<T>>,
     ) -> Report {
         let (a, b) = self.parts(est);
-        let (mut details, warnings) = bayes_details(est, self.algorithm.settings().particles());
+        let (mut details, warnings) = bayes_details(est, self.algorithm.settings());
         details.insert("sphere_radius".into(), lossy(self.sphere().radius()));
         Report {
             warnings,
@@ -1100,7 +1117,7 @@ impl<T: Scalar> Adapter<T> for BayesCostRewardAdapter<T> {
         let (k, attributes) = (self.classes(), self.family().attributes());
         let a = &est.theta;
         let readable = |v: &T| json!(v.to_f64_lossy());
-        let (details, warnings) = bayes_details(est, self.algorithm.settings().particles());
+        let (details, warnings) = bayes_details(est, self.algorithm.settings());
         Report {
             elicited: cost_reward::table(k, attributes, a, readable),
             elicited_exact: cost_reward::table(k, attributes, a, |v| json!(v.encode())),
@@ -1280,7 +1297,7 @@ impl<T: Scalar> Adapter<T> for BayesFairQpmeAdapter<T> {
         truth: Option<&FairQuadraticTruth<T>>,
     ) -> Report {
         let (a, b, lambda) = self.parts(est);
-        let (mut details, warnings) = bayes_details(est, self.algorithm.settings().particles());
+        let (mut details, warnings) = bayes_details(est, self.algorithm.settings());
         group_details(self.groups(), &mut details);
         Report {
             warnings,
@@ -1413,7 +1430,7 @@ impl<T: Scalar> Adapter<T> for BayesCubicAdapter<T> {
         truth: Option<&CubicMetric<T>>,
     ) -> Report {
         let (a, b, c) = self.parts(est);
-        let (mut details, warnings) = bayes_details(est, self.algorithm.settings().particles());
+        let (mut details, warnings) = bayes_details(est, self.algorithm.settings());
         details.insert("sphere_radius".into(), lossy(self.sphere().radius()));
         Report {
             warnings,

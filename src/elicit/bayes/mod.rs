@@ -1813,17 +1813,22 @@ where
     /// known mistake rate or the prior's mean α/(α + β): a lower bound on
     /// the questions (the engine asks 1.2 to 2 times it, measured), at most
     /// the budget (never more are asked); `None` under Bradley–Terry (no
-    /// fixed mistake rate).
+    /// fixed mistake rate). Under the person model twice that bound at its
+    /// prior's mean rate: near-tie answers weigh less, and through the
+    /// example specs a consistent person was asked 1.6–3.2 times the bound
+    /// with the check questions (docs/measurements/web-counts.md,
+    /// 2026-12-01).
     fn expected_queries(&self) -> Option<usize> {
-        let p = match &self.settings.answers {
-            AnswerModel::Mistakes { p } => p.clone(),
+        let (p, factor) = match &self.settings.answers {
+            AnswerModel::Mistakes { p } => (p.clone(), 1),
             AnswerModel::UnknownMistakes { alpha, beta } => {
-                alpha.clone() / (alpha.clone() + beta.clone())
+                (alpha.clone() / (alpha.clone() + beta.clone()), 1)
             }
-            AnswerModel::Person { .. } => Likelihood::new(&self.settings).prior_rate()?,
+            AnswerModel::Person { .. } => (Likelihood::new(&self.settings).prior_rate()?, 2),
             AnswerModel::BradleyTerry { .. } => return None,
         };
-        let bound = information_bound(self.family.free(), self.settings.eps.get(), &p).ok()?;
+        let bound = information_bound(self.family.free(), self.settings.eps.get(), &p).ok()?
+            * T::int(factor);
         let rounded = bound.ceil().to_f64_lossy();
         (rounded.is_finite() && rounded >= 0.0)
             .then_some((rounded as usize).min(self.settings.budget))
