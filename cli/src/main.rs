@@ -120,7 +120,7 @@ enum Command {
         #[arg(long)]
         allow_undetermined: bool,
     },
-    /// Elicit from the person at the terminal (or in the browser with --web); resumes from --transcript if it exists. A spec naming no engine is asked by the Bayesian engine, which allows for mistakes, where the procedure has it (binary-lpm, dlpm, lpme, fpme, qpme, fair-qpme, cubic, cost-reward; binary-lfpm, binary-lfpm-known-p11, lpm and qpme-tradeoff are asked by the papers' search).
+    /// Elicit from the person at the terminal (or in the browser with --web); resumes from --transcript if it exists. A spec naming no engine is asked by the Bayesian engine, which allows for slips and for confusion between classifiers of nearly equal value (the person model, unless the spec names assumed_mistake_rate), where the procedure has it (binary-lpm, dlpm, lpme, fpme, qpme, fair-qpme, cubic, cost-reward; binary-lfpm, binary-lfpm-known-p11, lpm and qpme-tradeoff are asked by the papers' search).
     Ask {
         /// The spec file (its oracle is the person).
         spec: PathBuf,
