@@ -229,6 +229,26 @@ fn header_spec(spec: &Spec) -> Value {
     serde_json::to_value(&stored).unwrap_or(Value::Null)
 }
 
+/// The defaults a recorded spec did not pin when it was written: an
+/// engine not recorded was the papers' search (before the engine was
+/// pinned in every header), and the Bayesian engine's answer model not
+/// recorded was flips at an unknown rate (before 2026-12-01), each the
+/// only default then.
+fn old_defaults(recorded: &mut Value) {
+    if let Value::Object(fields) = recorded {
+        let bayes = fields
+            .entry("engine")
+            .or_insert_with(|| json!(Engine::Search.name()))
+            .as_str()
+            == Some(Engine::Bayes.name());
+        if bayes {
+            fields
+                .entry(ANSWER_MODEL)
+                .or_insert_with(|| json!(FORMER_ANSWER_MODEL));
+        }
+    }
+}
+
 /// A spec recorded before `query_center` existed (2026-11-29): a sphere
 /// found in data was then the uniform classifier's (001 App. B.1), so a
 /// `dataset` or `arrays` population without the field reads as `uniform`
@@ -352,6 +372,7 @@ pub fn read_transcript(path: &Path, lenient: bool) -> Result<TranscriptFile> {
             let stored = h.get("spec").cloned().unwrap_or(Value::Null);
             let mut patched = stored.clone();
             old_centre(&mut patched, None);
+            old_defaults(&mut patched);
             let mut spec: Spec = serde_json::from_value(patched)
                 .map_err(|e| bad(format!("the header's spec does not parse: {e}")))?;
             let recorded = h.get("spec_sha256").and_then(Value::as_str);
@@ -359,17 +380,6 @@ pub fn read_transcript(path: &Path, lenient: bool) -> Result<TranscriptFile> {
                 return Err(bad(
                     "the header's spec was edited after recording (its hash does not match); record a new transcript".into(),
                 ));
-            }
-            // Recorded before the engine was pinned in every header: the
-            // papers' search, then the only default.
-            spec.engine
-                .get_or_insert_with(|| Engine::Search.name().to_string());
-            // Recorded before the answer model was pinned (2026-12-01):
-            // flips at an unknown rate, then the only default.
-            if spec.engine.as_deref() == Some(Engine::Bayes.name()) {
-                spec.settings
-                    .entry(ANSWER_MODEL)
-                    .or_insert_with(|| json!(FORMER_ANSWER_MODEL));
             }
             let files: Vec<&Value> = h
                 .get("files")
@@ -788,21 +798,7 @@ pub(crate) fn resume_records(spec: &Spec, path: &Path) -> Result<(Vec<Record>, V
     let header = header(spec)?;
     let recorded = file.header.as_ref().map(|h| {
         let mut recorded = h.get("spec").cloned().unwrap_or(Value::Null);
-        // An engine not recorded was the papers' search (as read_transcript).
-        if let Value::Object(fields) = &mut recorded {
-            let bayes = fields
-                .entry("engine")
-                .or_insert_with(|| json!(Engine::Search.name()))
-                .as_str()
-                == Some(Engine::Bayes.name());
-            // An answer model not recorded was the flips model (as
-            // read_transcript).
-            if bayes {
-                fields
-                    .entry(ANSWER_MODEL)
-                    .or_insert_with(|| json!(FORMER_ANSWER_MODEL));
-            }
-        }
+        old_defaults(&mut recorded);
         recorded
     });
     let current = header["header"]["spec"].clone();
