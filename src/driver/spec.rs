@@ -726,6 +726,14 @@ pub struct Spec {
     pub base: PathBuf,
 }
 
+/// Whether an oracle's optional rate `n` (the spec's `field`) is given and
+/// above 0.
+fn positive(n: &Option<Num>, field: &str) -> bool {
+    n.as_ref()
+        .and_then(|p| p.to_scalar::<f64>(field).ok())
+        .is_some_and(|p| p > 0.0)
+}
+
 fn default_precision() -> String {
     "f64".into()
 }
@@ -864,11 +872,6 @@ impl Spec {
                 temperature,
                 ..
             } => {
-                let positive = |n: &Option<Num>, field: &str| {
-                    n.as_ref()
-                        .and_then(|p| p.to_scalar::<f64>(field).ok())
-                        .is_some_and(|p| p > 0.0)
-                };
                 positive(mistake_rate, "oracle.mistake_rate")
                     || positive(temperature, "oracle.temperature")
             }
@@ -895,10 +898,9 @@ impl Spec {
     pub fn default_answer_model(&self) -> &'static str {
         let near_ties = match &self.oracle {
             OracleSpec::Person {} => true,
-            OracleSpec::Simulated { temperature, .. } => temperature
-                .as_ref()
-                .and_then(|t| t.to_scalar::<f64>("oracle.temperature").ok())
-                .is_some_and(|t| t > 0.0),
+            OracleSpec::Simulated { temperature, .. } => {
+                positive(temperature, "oracle.temperature")
+            }
             _ => false,
         };
         if near_ties {
