@@ -32,6 +32,38 @@ fn tmp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// Answers that follow no metric, said so: either the person model's
+/// consistency checks stopped the elicitation (no check questions after)
+/// or the check questions after it contradict the metric; in both cases
+/// the result is undetermined as contradictory, a sentence names one
+/// metric the answers allow, and none is presented as the person's.
+fn contradiction_said(v: &serde_json::Value, err: &str) {
+    let said = |start: &str, also: &str| {
+        v["undetermined"].as_array().unwrap().iter().any(|u| {
+            let u = u.as_str().unwrap();
+            u.starts_with(start) && u.contains(also)
+        })
+    };
+    assert!(v["sentence"].is_string(), "{v}");
+    if v["stop"] == "contradicted" {
+        assert!(said("contradictory: ", "consistency checks"), "{v}");
+        assert_eq!(v["checks"]["asked"], 0, "{v}");
+        assert!(
+            err.contains("Your answers do not settle one metric")
+                && err.contains("consistency questions went against them")
+                && err.contains("One metric the rest allow: "),
+            "the sentence: {err}"
+        );
+    } else {
+        assert!(said("contradictory: the check questions", ""), "{v}");
+        assert!(
+            err.contains("Your answers do not settle your metric")
+                && err.contains("One metric they allow: "),
+            "the sentence: {err}"
+        );
+    }
+}
+
 /// The JSON result of a command run with `--allow-undetermined`: exit
 /// status 0 whatever the result leaves undetermined.
 fn json_allowed(out: &Output) -> serde_json::Value {
@@ -431,28 +463,20 @@ fn ask_with_scripted_answers() {
     );
     // A person gets the engine that models mistakes (issue 28), assuming
     // flips and confusion near ties (the person model, pinned in what is
-    // recorded). A and B in turn follow no metric: its consistency checks
-    // stop the elicitation as contradicted, and no check questions follow.
+    // recorded). A and B in turn follow no metric (the sides are drawn at
+    // random): no metric is presented, and the person is told why, by
+    // the consistency checks during the elicitation (stopped as
+    // contradicted, no check questions after) or by the check questions
+    // after it (these answers: 14 consistency checks with 3 against the
+    // posterior, then 4 of 5 check answers against the metric).
     assert_eq!(v["engine"], "bayes", "{v}");
     assert_eq!(v["answer_model"], "person", "{v}");
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(
-        err.contains("Your answers do not settle one metric")
-            && err.contains("One metric the rest allow: "),
-        "the sentence: {err}"
-    );
-    assert!(
-        v["undetermined"].as_array().unwrap().iter().any(|u| {
-            let u = u.as_str().unwrap();
-            u.starts_with("contradictory: ") && u.contains("consistency checks")
-        }),
+        v["consistency_checks"]["judged"].as_u64().unwrap() >= 5,
         "{v}"
     );
-    assert_eq!(v["stop"], "contradicted", "{v}");
-    assert!(
-        v["sentence"].is_string() && v["checks"]["asked"] == 0,
-        "{v}"
-    );
+    contradiction_said(&v, &err);
     assert!(err.contains("Question 2 of about"), "{err}");
     assert_eq!(v["procedure"], "binary-lpm");
     let header = std::fs::read_to_string(&file).unwrap();
@@ -815,14 +839,16 @@ fn ask_on_a_terminal() {
     assert!(text.contains("stopped: 2 answers recorded"), "{text}");
     let done = run(&"A\nB\n".repeat(40));
     let text = String::from_utf8_lossy(&done.stdout);
-    // A and B in turn follow no metric: the person model's consistency
-    // checks stop the elicitation as contradicted (exit status 3; with the
-    // flips model the check questions after it said so, and before them
-    // the Bayesian engine exited 0, 1 of 5 check answers agreeing).
+    // A and B in turn follow no metric: exit status 3 and the person is
+    // told, by the person model's consistency checks or by the check
+    // questions after the elicitation (see `contradiction_said`; with the
+    // flips model before the person model the Bayesian engine exited 0,
+    // 1 of 5 check answers agreeing).
     assert_eq!(done.status.code(), Some(3), "{text}");
     assert!(
-        text.contains("do not settle one metric")
-            && text.contains("consistency questions went against them"),
+        text.contains("do not settle")
+            && (text.contains("consistency questions went against them")
+                || text.contains("check questions disagree")),
         "{text}"
     );
     assert!(!text.contains("finite sample"), "the person's ties: {text}");
@@ -2295,7 +2321,7 @@ fn a_bradley_terry_person_from_a_spec() {
 
 /// Issue 28: the person model watches with consistency checks. People
 /// answering by a coin (six seeded coins) under `assumed_mistake_rate =
-/// "person"` all end with exit 3: those still asked at question 30 are
+/// "person"` all end with exit 3: those still asked when the checks judge are
 /// stopped as contradicted long before the budget of 400 questions, with
 /// no check questions after and the result saying why in the person's
 /// words (`replay` gives the same result from the transcript); those whose
@@ -2341,7 +2367,7 @@ fn ask_with_the_person_model_stops_answers_that_follow_no_metric() {
         }
         contradicted += 1;
         let q = v["queries"].as_u64().unwrap();
-        assert!((30..150).contains(&q), "coin {seed}: {q} questions");
+        assert!((10..150).contains(&q), "coin {seed}: {q} questions");
         assert!(
             v["consistency_checks"]["judged"].as_u64().unwrap() >= 5,
             "{v}"
@@ -3042,8 +3068,10 @@ fn a_transcript_from_before_the_answer_model_was_pinned_replays_with_the_flips_m
     let spec = binary_ask_with_flips("old-model.toml");
     let file = tmp("old-model.jsonl");
     let _ = std::fs::remove_file(&file);
-    // One consistent person: A whenever asked.
-    let recorded = json(&ask(&spec, &file, &"A\n".repeat(60)));
+    // A person who answers A whenever asked (the sides are drawn at
+    // random, so these answers follow no metric; the flips model settles
+    // on one after 81 questions and the check questions disagree).
+    let recorded = json(&ask(&spec, &file, &"A\n".repeat(120)));
     assert_eq!(recorded["answer_model"], "unknown", "{recorded}");
     let old = as_recorded_before(&file, |stored| {
         assert_eq!(stored["assumed_mistake_rate"], "unknown");

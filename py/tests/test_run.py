@@ -96,9 +96,10 @@ def test_answers_that_follow_no_metric_are_contradicted_not_a_metric(root):
         r = me.run(spec, oracle=lambda q: coin.choice("ab"))
         checks = r.consistency_checks
         if not r.contradicted:
-            # Converged before question 30, the first check (`ask` and a
-            # person's Session put check questions after it).
-            assert r.queries <= 30, r
+            # Converged before the consistency checks (from question 10)
+            # found the answers contradictory (`ask` and a person's Session
+            # put check questions after it).
+            assert r.stop == "converged" and r.queries < 100, r
             continue
         contradicted += 1
         assert not r.determined
@@ -111,9 +112,13 @@ def test_answers_that_follow_no_metric_are_contradicted_not_a_metric(root):
         assert "consistency checks went against them" in str(e.value), str(e.value)
         assert "contradicted" in repr(r)
     assert contradicted >= 3
-    # A person's Session asks check questions after a converged run: the
-    # coin that converged at question 30 is judged by them instead.
-    coin = random.Random(2)
+    # A person's Session asks check questions after a converged run: this
+    # coin's answers settled at question 10, before the consistency checks
+    # could judge them, and the check questions do instead. (Of the
+    # Session coins of seeds 1-12, 10 were stopped by the consistency
+    # checks, this one by the check questions, and seed 6's 5 check
+    # answers happened to agree: the checks are a test, not a proof.)
+    coin = random.Random(10)
     s = me.Session(spec)
     while (q := s.next_question()) is not None:
         s.answer(coin.choice("ab"))

@@ -1139,7 +1139,7 @@ fn consistency_checks_end_random_answers_early_and_spare_an_exact_person() {
         exact_checks += w.asked;
     }
     // 73 of 100 through `elicit run` (docs/measurements/bayes-noise.md);
-    // the rest converge before question 30, where checks begin.
+    // the rest converge before the checks (from question 10) judge them.
     asked.sort_unstable();
     assert!(contradicted >= 10, "{contradicted} of 20");
     assert!(

@@ -86,7 +86,7 @@ class Result:
         warning from an oracle that declares noise, ``eps_omega`` > 0,
         leaves the metric determined and is not counted.) :func:`run` asks
         no check questions after the elicitation: a run that converged
-        before the person model's first consistency check (question 30) is
+        before the person model's first consistency checks (from question 10) are
         judged only by a :class:`Session`'s check questions."""
         return self._checks_ended_it or any(
             u.startswith("contradictory:") for u in self.undetermined

@@ -163,16 +163,18 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// The person model's checks: from question 30 on, one in 3, judged
+    /// The person model's checks: from question 10 on, one in 3, judged
     /// from 5 strict answers on, at most 15 (the rule of the check
     /// questions after an elicitation: a coin-flipper is called
     /// contradictory in 83 % of sessions, a person disagreeing one time in
     /// ten in 1.2 %, one in five in 10.5 %, computed). Measured in
     /// docs/measurements/bayes-noise.md ("An early end for answers that
-    /// follow no metric").
+    /// follow no metric", and "Wider chords" for the move from question
+    /// 30 to 10: binary sessions of exact people now end near question
+    /// 20, before checks from 30 would begin).
     pub fn person() -> Self {
         Watch {
-            after: 30,
+            after: 10,
             every: 3,
             least: 5,
             most: 15,
@@ -255,8 +257,8 @@ pub enum AnswerModel<T> {
 
 impl<T: Scalar> AnswerModel<T> {
     /// The person model a spec selects with `assumed_mistake_rate =
-    /// "person"` (not yet the default; docs/measurements/bayes-noise.md
-    /// has its measurements): p on {0.02, 0.1, 0.2, 0.35} weighted by Beta(2, 18)
+    /// "person"`, and a person's default since 2026-12-01
+    /// (docs/measurements/bayes-noise.md has its measurements): p on {0.02, 0.1, 0.2, 0.35} weighted by Beta(2, 18)
     /// (mean 0.1, `notes/people.md`), τ on {0, 0.002, 0.006, 0.02} in the
     /// family's normalization (τ = 0.006 tells values 0.01 apart 84 % of
     /// the time; 0.02, 62 %).

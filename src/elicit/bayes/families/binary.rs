@@ -21,8 +21,12 @@ use rand_chacha::ChaCha8Rng;
 /// boundary; decreasing: both ≤ 0, the lower boundary) or unknown (either;
 /// the prior puts half its mass on each, and the question
 /// Ω(C_{π/4}, C_{5π/4}) of 003 App. C is a candidate). Questions are
-/// chords C(φ + δ) against C(φ − δ) of a boundary, φ chosen so that the
-/// chord's normal cuts the posterior in half.
+/// chords C(φ + δ) against C(φ − δ) of a boundary, δ from π/4 down to
+/// π/64, φ chosen so that the chord's normal cuts the posterior in half.
+/// The wide chords matter to a person who errs on near-ties: the same cut
+/// with twice the chord doubles every metric's value difference, so under
+/// the person model ([`AnswerModel::person`](crate::elicit::bayes::AnswerModel::person))
+/// an answer tells more (docs/measurements/bayes-noise.md, "Wider chords").
 ///
 /// # Examples
 /// ```
@@ -151,7 +155,7 @@ impl<T: Scalar, P: BinaryPopulation<T> + Sync> Family<T> for BinaryLpm<P> {
         }
         for start in self.starts::<T>() {
             let end = start.clone() + T::frac_pi_2();
-            for width in [16, 32, 64] {
+            for width in [4, 8, 16, 32, 64] {
                 let delta = T::pi() / T::int(width);
                 let clamp = |x: T| x.max(start.clone()).min(end.clone());
                 let pair = view.bisect(start.clone(), end.clone(), |phi: &T| {
