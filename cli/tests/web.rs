@@ -669,10 +669,6 @@ fn lpme_person(z: &[f64]) -> f64 {
     ignore = "f64 specs only: counted by the default step"
 )]
 fn questions_per_procedure_through_the_page() {
-    use metric_elicitation::driver::interview::{Interview, Options, Step};
-    use metric_elicitation::driver::present;
-    use metric_elicitation::driver::spec::Spec;
-    use metric_elicitation::oracle::Preference;
     let cases: [(&str, &str, Utility); 11] = [
         ("binary-lpm", "binary-lpm-ask.toml", binary_person),
         ("dlpm", "dlpm-ask.toml", dlpm_person),
@@ -709,84 +705,113 @@ fn questions_per_procedure_through_the_page() {
     let mut table = String::from(
         "| procedure | spec | before: questions | before: identical-looking | page: questions shown | page: answered for the person (invisible) | page: identical-looking | check answers the metric agrees with |\n|---|---|---|---|---|---|---|---|\n",
     );
-    for (name, file, u) in cases {
-        // The spec with its [oracle] (and [oracle.metric]) replaced by a person.
-        let original = std::fs::read_to_string(specs().join(file)).unwrap();
-        let mut text = String::new();
-        let mut skipping = false;
-        for line in original.lines() {
-            if line.starts_with('[') {
-                skipping = line.starts_with("[oracle");
-            }
-            if !skipping {
-                text.push_str(line);
-                text.push('\n');
-            }
+    // The cases are independent (each has its own spec copy, transcript
+    // and server on a port of its own), so they run on every core; the
+    // rows keep the cases' order.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let rows: Vec<std::sync::Mutex<Option<String>>> =
+        cases.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|scope| {
+        for _ in 0..workers.min(cases.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&(name, file, u)) = cases.get(i) else {
+                    break;
+                };
+                *rows[i].lock().unwrap() = Some(count_row(name, file, u));
+            });
         }
-        text.push_str("[oracle]\nkind = \"person\"\n");
-        let spec_path = specs().join(format!(".counts-{}.toml", file.trim_end_matches(".toml")));
-        std::fs::write(&spec_path, &text).unwrap();
-        // Before: every pair asked.
-        let spec = Spec::load(&spec_path).unwrap();
-        let before_options = Options {
-            min_difference: None,
-            checks: 0,
-            person: true,
-        };
-        let mut interview = Interview::start_with(spec, None, before_options).unwrap();
-        let (mut before, mut before_identical) = (0, 0);
-        loop {
-            match interview.next().unwrap() {
-                Step::Done(_) => break,
-                Step::Question(q) => {
-                    before += 1;
-                    if let (Some(a), Some(b)) = (&q.first_panel, &q.second_panel) {
-                        if present::identical(a, b) {
-                            before_identical += 1;
-                        }
-                    }
-                    let parse = |c: &[String]| {
-                        c.iter()
-                            .map(|x| x.parse::<f64>().unwrap())
-                            .collect::<Vec<_>>()
-                    };
-                    let (x, y) = (u(&parse(&q.first_point)), u(&parse(&q.second_point)));
-                    let p = if (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1.0) {
-                        Preference::Indifferent
-                    } else if x > y {
-                        Preference::First
-                    } else {
-                        Preference::Second
-                    };
-                    interview.answer(q.number, p).unwrap();
-                }
-            }
-        }
-        // The page, at its defaults.
-        let transcript = tmp(&format!("counts-{file}.jsonl"));
-        let _ = std::fs::remove_file(&transcript);
-        let server = start(&spec_path, &transcript, 5);
-        let first = server.state()["question"]["expected"].clone();
-        let (result, shown, identical) = answer_all(&server, u);
-        let _ = std::fs::remove_file(&spec_path);
-        assert_eq!(
-            identical, 0,
-            "{name}: a pair that looks identical was shown"
-        );
-        assert_eq!(replay(&transcript), result, "{name}");
-        table.push_str(&format!(
-            "| {name} | `{file}` | {before} | {before_identical} | {} + {} checks (about {first} at the start) | {} | {identical} | {} of {} |\n",
-            result["person"]["questions"],
-            shown - result["person"]["questions"].as_u64().unwrap() as usize,
-            result["person"]["answered_for_the_person"],
-            result["checks"]["agree"],
-            result["checks"]["agree"].as_u64().unwrap() + result["checks"]["disagree"].as_u64().unwrap(),
-        ));
+    });
+    for row in rows {
+        table.push_str(&row.into_inner().unwrap().expect("every case ran"));
     }
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/web-counts.md");
     let _ = std::fs::create_dir_all(out.parent().unwrap());
     std::fs::write(&out, &table).unwrap();
     eprintln!("{table}");
+}
+
+/// One procedure's row of [`questions_per_procedure_through_the_page`]:
+/// the questions asked without the minimum visible difference (through the
+/// library) and through the page at its defaults.
+fn count_row(name: &str, file: &str, u: Utility) -> String {
+    use metric_elicitation::driver::interview::{Interview, Options, Step};
+    use metric_elicitation::driver::present;
+    use metric_elicitation::driver::spec::Spec;
+    use metric_elicitation::oracle::Preference;
+    // The spec with its [oracle] (and [oracle.metric]) replaced by a person.
+    let original = std::fs::read_to_string(specs().join(file)).unwrap();
+    let mut text = String::new();
+    let mut skipping = false;
+    for line in original.lines() {
+        if line.starts_with('[') {
+            skipping = line.starts_with("[oracle");
+        }
+        if !skipping {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    text.push_str("[oracle]\nkind = \"person\"\n");
+    let spec_path = specs().join(format!(".counts-{}.toml", file.trim_end_matches(".toml")));
+    std::fs::write(&spec_path, &text).unwrap();
+    // Before: every pair asked.
+    let spec = Spec::load(&spec_path).unwrap();
+    let before_options = Options {
+        min_difference: None,
+        checks: 0,
+        person: true,
+    };
+    let mut interview = Interview::start_with(spec, None, before_options).unwrap();
+    let (mut before, mut before_identical) = (0, 0);
+    loop {
+        match interview.next().unwrap() {
+            Step::Done(_) => break,
+            Step::Question(q) => {
+                before += 1;
+                if let (Some(a), Some(b)) = (&q.first_panel, &q.second_panel) {
+                    if present::identical(a, b) {
+                        before_identical += 1;
+                    }
+                }
+                let parse = |c: &[String]| {
+                    c.iter()
+                        .map(|x| x.parse::<f64>().unwrap())
+                        .collect::<Vec<_>>()
+                };
+                let (x, y) = (u(&parse(&q.first_point)), u(&parse(&q.second_point)));
+                let p = if (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1.0) {
+                    Preference::Indifferent
+                } else if x > y {
+                    Preference::First
+                } else {
+                    Preference::Second
+                };
+                interview.answer(q.number, p).unwrap();
+            }
+        }
+    }
+    // The page, at its defaults.
+    let transcript = tmp(&format!("counts-{file}.jsonl"));
+    let _ = std::fs::remove_file(&transcript);
+    let server = start(&spec_path, &transcript, 5);
+    let first = server.state()["question"]["expected"].clone();
+    let (result, shown, identical) = answer_all(&server, u);
+    let _ = std::fs::remove_file(&spec_path);
+    assert_eq!(
+        identical, 0,
+        "{name}: a pair that looks identical was shown"
+    );
+    assert_eq!(replay(&transcript), result, "{name}");
+    format!(
+        "| {name} | `{file}` | {before} | {before_identical} | {} + {} checks (about {first} at the start) | {} | {identical} | {} of {} |\n",
+        result["person"]["questions"],
+        shown - result["person"]["questions"].as_u64().unwrap() as usize,
+        result["person"]["answered_for_the_person"],
+        result["checks"]["agree"],
+        result["checks"]["agree"].as_u64().unwrap() + result["checks"]["disagree"].as_u64().unwrap(),
+    )
 }
 
 /// Answers from which the procedure can compute no metric (the papers'
