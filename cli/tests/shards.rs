@@ -55,6 +55,7 @@ const JOBS: [&str; 5] = [
 ];
 
 #[test]
+#[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
 fn merged_shards_are_the_single_run_byte_for_byte() {
     let dir = folder("identical");
     let mut base = vec!["reproduce", "--trials", "3", "--only"];
@@ -291,6 +292,7 @@ fn gnu_parallel_and_the_slurm_array_script_give_the_single_run() {
 /// run, parts of another selection refused, a bad list refused naming the
 /// option.
 #[test]
+#[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
 fn a_noise_job_runs_the_engines_named_and_its_shards_merge() {
     let dir = folder("engines");
     let base = [

@@ -1208,6 +1208,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
     fn a_small_binary_sweep_gives_four_rows_per_setting_with_the_engine_ahead_under_mistakes() {
         let rows = rows::<f64>(
             "noise-binary",
@@ -1251,6 +1252,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
     fn the_searches_are_measured_in_the_engine_s_parameters() {
         // Exact answers: the engine and the search within ε of the truth in
         // the same measure (a wrong convention would put them far apart).
@@ -1275,6 +1277,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
     fn the_same_seed_gives_the_same_rows() {
         let a = rows::<f64>(
             "noise-dlpm",
@@ -1346,6 +1349,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
     fn a_selection_of_engines_keeps_the_rows_it_selects_unchanged() {
         let run = |ways: &[Way]| {
             rows::<f64>(

@@ -55,6 +55,7 @@ fn constants(rows: &[metric_elicitation_lab::reproduce::Row]) -> BTreeMap<(usize
 }
 
 #[test]
+#[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
 fn theorem1_dlpm_constants() {
     let rows = theorem1::<f64>(&Sweep::noise_levels()).unwrap();
     // (family, eps_Omega, k) -> (largest constant, largest constant / kappa)
@@ -94,6 +95,7 @@ fn theorem1_dlpm_constants() {
 }
 
 #[test]
+#[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
 fn theorem2_lpm_and_lpme_constants_do_not_grow_with_k() {
     for general in [false, true] {
         let rows = theorem2::<f64>(&Sweep::default(), general).unwrap();

@@ -36,6 +36,7 @@ fn efficient_setting_asks_at_most_fifteen_percent_at_no_worse_error() {
 /// `elicit reproduce`): Table 1's counts, Thm. 1's constants, Thm. 2, the
 /// reference comparison, the cubic rows.
 #[test]
+#[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
 fn reproduction_rows() {
     use metric_elicitation_lab::reproduce::quadratic::{
         adaptive_expectation, cubic, reference, table1, theorem1, theorem2,
