@@ -281,6 +281,7 @@ proptest! {
     /// nominal 95 % fewer than 20 has probability below 10⁻³; a sampler
     /// that collapses, or a likelihood of the wrong sign, fails at once).
     #[test]
+    #[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
     fn credible_sets_are_calibrated_on_random_metrics(base in 0u64..1_000_000) {
         let family = BinaryLpm::new(LogisticUniform::new(5.0).unwrap());
         let mut covered = 0;
@@ -307,6 +308,7 @@ proptest! {
 
     /// The same on LPME q = 3 with exact answers (the engine told p = 0).
     #[test]
+    #[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
     fn credible_sets_are_calibrated_with_exact_answers(base in 0u64..1_000_000) {
         let family = SphereLpme::new(sphere(3));
         let mut covered = 0;
@@ -552,6 +554,7 @@ fn a_bradley_terry_person_is_not_called_contradictory() {
 /// Bradley–Terry person's; the person model is allowed one miss per
 /// person, and its credible radius covers the truth in at least 10 of 12.
 #[test]
+#[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
 fn the_person_model_is_right_behind_people_it_is_not_told_about() {
     let family = BinaryLpm::new(LogisticUniform::new(5.0).unwrap());
     for kind in 0..3 {
@@ -709,6 +712,7 @@ where
 }
 
 #[test]
+#[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
 fn the_engine_never_beats_what_the_simplex_allows() {
     use metric_elicitation::elicit::bayes::simplex_bound;
     use metric_elicitation::population::LogisticMulticlass;
@@ -730,6 +734,7 @@ fn the_engine_never_beats_what_the_simplex_allows() {
 }
 
 #[test]
+#[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
 fn the_engine_never_beats_what_the_sphere_allows() {
     use metric_elicitation::elicit::bayes::{information_bound, sphere_bound};
     // LPME q = 2 with exact answers: no procedure stopping at a 95 %
@@ -815,6 +820,7 @@ fn exact_answers_recover_binary_lpms_with_fewer_questions_than_the_search() {
 /// 5 random metrics, with fewer questions than LPME's one-cycle bisection
 /// (its most economical setting) at the same ε.
 #[test]
+#[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
 fn exact_answers_recover_lpme_q6_with_fewer_questions_than_the_search() {
     let sphere = sphere(6);
     let family = SphereLpme::new(sphere.clone());
@@ -856,6 +862,7 @@ fn exact_answers_recover_lpme_q6_with_fewer_questions_than_the_search() {
 /// coordinate search under the same people is counted alongside and must
 /// do worse.
 #[test]
+#[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
 fn ten_percent_mistakes_binary_batch_lands_within_eps() {
     let family = BinaryLpm::new(LogisticUniform::new(5.0).unwrap());
     let eps = 0.05;
@@ -1107,6 +1114,7 @@ fn a_finished_run_replays_the_same_with_its_check_questions() {
 /// as contradictory, long before the budget, with no metric; behind an
 /// exact person they never do, and every check they asked agreed.
 #[test]
+#[cfg_attr(feature = "mpfr", ignore = "f64 only: run by the default step")]
 fn consistency_checks_end_random_answers_early_and_spare_an_exact_person() {
     let family = BinaryLpm::new(LogisticUniform::new(5.0).unwrap());
     let settings = |seed: u64| {
