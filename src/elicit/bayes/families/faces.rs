@@ -26,14 +26,17 @@ fn max_abs<T: Scalar>(x: &[T], y: &[T]) -> T {
 
 /// Chords ν(m + δ) against ν(m − δ) of a one-parameter space m ∈ [0, 1]
 /// (a face or a frontier), m chosen by bisection so that the chord's
-/// normal halves the posterior, for three chord widths.
+/// normal halves the posterior, for δ from ½ down to 1/32. The wide
+/// chords matter to a person who errs on near-ties, as the binary
+/// boundary's do (docs/measurements/bayes-noise.md, "Wider chords on the
+/// faces and frontiers").
 fn chords<T: Scalar, F: Family<T>>(
     view: &View<'_, T, F>,
     point: impl Fn(&T) -> Option<F::Point>,
     out: &mut Vec<(F::Point, F::Point)>,
 ) {
     let (zero, one) = (T::int(0), T::int(1));
-    for width in [8, 16, 32] {
+    for width in [2, 4, 8, 16, 32] {
         let delta = T::ratio(1, width);
         let clamp = |x: T| x.max(zero.clone()).min(one.clone());
         out.extend(view.bisect(zero.clone(), one.clone(), |m: &T| {
