@@ -24,19 +24,33 @@ fn max_abs<T: Scalar>(x: &[T], y: &[T]) -> T {
         .fold(T::int(0), |m, (a, b)| m.max((a.clone() - b.clone()).abs()))
 }
 
+/// The chord half-widths δ = 1/w of DLPM's faces: ½ down to 1/32. The
+/// wide chords (½, ¼) matter to a person who errs on near-ties, as the
+/// binary boundary's do; on the faces they cut the person model's
+/// questions by a quarter to two fifths, with fewer silent errors, at 20
+/// metrics per setting (docs/measurements/bayes-noise.md, "Wider chords
+/// on the faces and frontiers").
+const FACE_WIDTHS: [i64; 5] = [2, 4, 8, 16, 32];
+
+/// The chord half-widths δ = 1/w of cost/reward's frontiers: 1/8 down to
+/// 1/32. The faces' wide chords were tried here too and, at 60 metrics
+/// per setting, made the person model silently wrong in 11 of 480 runs
+/// behind exact and flipping people against 1
+/// (docs/measurements/bayes-noise.md, "Wider chords on the faces and
+/// frontiers").
+const FRONTIER_WIDTHS: [i64; 3] = [8, 16, 32];
+
 /// Chords ν(m + δ) against ν(m − δ) of a one-parameter space m ∈ [0, 1]
 /// (a face or a frontier), m chosen by bisection so that the chord's
-/// normal halves the posterior, for δ from ½ down to 1/32. The wide
-/// chords matter to a person who errs on near-ties, as the binary
-/// boundary's do (docs/measurements/bayes-noise.md, "Wider chords on the
-/// faces and frontiers").
+/// normal halves the posterior, for each δ = 1/w of `widths`.
 fn chords<T: Scalar, F: Family<T>>(
     view: &View<'_, T, F>,
+    widths: &[i64],
     point: impl Fn(&T) -> Option<F::Point>,
     out: &mut Vec<(F::Point, F::Point)>,
 ) {
     let (zero, one) = (T::int(0), T::int(1));
-    for width in [2, 4, 8, 16, 32] {
+    for &width in widths {
         let delta = T::ratio(1, width);
         let clamp = |x: T| x.max(zero.clone()).min(one.clone());
         out.extend(view.bisect(zero.clone(), one.clone(), |m: &T| {
@@ -148,7 +162,7 @@ impl<T: Scalar, P: MulticlassPopulation<T> + Sync> Family<T> for Dlpm<P> {
                         .rbo_diagonal(r, i, m, &(T::int(1) - m.clone()))
                         .ok()
                 };
-                chords(view, point, &mut out);
+                chords(view, &FACE_WIDTHS, point, &mut out);
             }
         }
         out
@@ -330,7 +344,7 @@ impl<T: Scalar, P: MulticlassPopulation<T> + Sync> Family<T> for CostReward<T, P
         let space = self.space();
         for (r, i) in self.spaces() {
             let point = |m: &T| space.statistics(r, i, m).ok();
-            chords(view, point, &mut out);
+            chords(view, &FRONTIER_WIDTHS, point, &mut out);
         }
         out
     }
