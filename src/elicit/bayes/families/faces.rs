@@ -27,9 +27,10 @@ fn max_abs<T: Scalar>(x: &[T], y: &[T]) -> T {
 /// The chord half-widths δ = 1/w of DLPM's faces: ½ down to 1/32. The
 /// wide chords (½, ¼) matter to a person who errs on near-ties, as the
 /// binary boundary's do; on the faces they cut the person model's
-/// questions by a quarter to two fifths, with fewer silent errors, at 20
-/// metrics per setting (docs/measurements/bayes-noise.md, "Wider chords
-/// on the faces and frontiers").
+/// questions by 24 % (k = 3) and 45 % (k = 5) behind exact and flipping
+/// people, with no more silent errors, at 60 metrics per setting
+/// (docs/measurements/bayes-noise.md, "DLPM's wide chords at 60 metrics
+/// per setting").
 const FACE_WIDTHS: [i64; 5] = [2, 4, 8, 16, 32];
 
 /// The chord half-widths δ = 1/w of cost/reward's frontiers: 1/8 down to
