@@ -37,8 +37,8 @@ const FACE_WIDTHS: [i64; 5] = [2, 4, 8, 16, 32];
 /// 1/32. The faces' wide chords were tried here too and, at 60 metrics
 /// per setting, made the person model silently wrong in 11 of 480 runs
 /// behind exact and flipping people against 1
-/// (docs/measurements/bayes-noise.md, "Wider chords on the faces and
-/// frontiers").
+/// (docs/measurements/bayes-noise.md, "Cost/reward's frontiers go back
+/// to the narrow chords").
 const FRONTIER_WIDTHS: [i64; 3] = [8, 16, 32];
 
 /// Chords ν(m + δ) against ν(m − δ) of a one-parameter space m ∈ [0, 1]
